@@ -1,0 +1,187 @@
+/* Timing, clock calibration, medians and output for the benchmark. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "hwcrypt/hwcrypt.h"
+#include "bench.h"
+
+double hwc_bench_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void hwc_bench_sink(const void *p, size_t len) {
+    __asm__ __volatile__("" : : "r"(p), "r"(len) : "memory");
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n) {
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* A chain of 1000 dependent adds: each needs the previous result, so the
+   chain retires one add per core cycle whatever the clock. */
+static void add_chain(uint64_t iters) {
+    uint64_t x = 0;
+    for (uint64_t i = 0; i < iters; i++) {
+#if defined(__x86_64__)
+        __asm__ __volatile__(".rept 1000\n\taddq $1, %0\n\t.endr" : "+r"(x));
+#elif defined(__aarch64__)
+        __asm__ __volatile__(".rept 1000\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
+#else
+        x += 1;
+#endif
+    }
+    hwc_bench_sink(&x, sizeof x);
+}
+
+double hwc_bench_core_ghz(void) {
+    static double ghz;
+    if (ghz > 0) return ghz;
+    add_chain(20000);   /* warm up: let the core reach its running clock */
+    double s[9];
+    for (int r = 0; r < 9; r++) {
+        double t0 = hwc_bench_now();
+        add_chain(20000);
+        s[r] = 20000.0 * 1000.0 / ((hwc_bench_now() - t0) * 1e9);
+    }
+    ghz = median(s, 9);
+    return ghz;
+}
+
+static int g_rows;
+
+void hwc_bench_header(const hwc_bench_opts *o) {
+    double ghz = hwc_bench_core_ghz();
+    if (o->json) {
+        printf("{\"version\":\"%s\",\"core_ghz\":%.3f,\"clock\":\"CLOCK_MONOTONIC x calibrated core clock\",\"rows\":[\n",
+               hwc_version(), ghz);
+        return;
+    }
+    printf("hwcrypt %s bench: core clock %.2f GHz (calibrated: dependent-add chain), "
+           "cycles = ns x core GHz; medians of %d interleaved rounds\n",
+           hwc_version(), ghz, o->rounds);
+    printf("active kernels: aes=%s streebog=%s mpi=%s\n", hwc_kernel_active("aes"),
+           hwc_kernel_active("streebog"), hwc_kernel_active("mpi"));
+    printf("%-9s %-16s %-8s %-22s %12s %11s %9s\n", "family", "operation", "size", "implementation",
+           "MB/s|op/s", "cycles/unit", "vs peer");
+}
+
+void hwc_bench_footer(const hwc_bench_opts *o) {
+    if (o->json) printf("\n]}\n");
+}
+
+/* Find an iteration count that makes one batch last about batch_ms. */
+static size_t calibrate_iters(const hwc_bench_opts *o, const char *family, hwc_bench_case *c) {
+    size_t iters = 1;
+    for (;;) {
+        if (c->kernel) hwc_kernel_select(family, c->kernel);
+        double t0 = hwc_bench_now();
+        c->run(c->arg, iters);
+        double dt = hwc_bench_now() - t0;
+        if (dt * 1e3 >= o->batch_ms / 4 || iters >= ((size_t)1 << 30)) {
+            double want = (double)iters * o->batch_ms / (dt * 1e3 + 1e-9);
+            return want < 1 ? 1 : (size_t)want;
+        }
+        iters *= 4;
+    }
+}
+
+void hwc_bench_group(const hwc_bench_opts *o, const char *family, const char *op,
+                     const char *size_label, double units, hwc_bench_unit unit,
+                     hwc_bench_case *cases, size_t ncases) {
+    enum { MAXC = 16, MAXR = 31 };
+    size_t iters[MAXC];
+    double samples[MAXC][MAXR], med[MAXC];
+    int rounds = o->rounds > MAXR ? MAXR : o->rounds;
+    if (ncases > MAXC) ncases = MAXC;
+    for (size_t c = 0; c < ncases; c++) iters[c] = calibrate_iters(o, family, &cases[c]);
+    for (int r = 0; r < rounds; r++) {
+        for (size_t c = 0; c < ncases; c++) {
+            if (cases[c].kernel) hwc_kernel_select(family, cases[c].kernel);
+            double t0 = hwc_bench_now();
+            cases[c].run(cases[c].arg, iters[c]);
+            samples[c][r] = (hwc_bench_now() - t0) / (double)iters[c];
+        }
+    }
+    hwc_kernel_select(family, NULL);
+    double best_peer = 0;
+    for (size_t c = 0; c < ncases; c++) {
+        med[c] = median(samples[c], (size_t)rounds);
+        if (cases[c].is_peer && (best_peer == 0 || med[c] < best_peer)) best_peer = med[c];
+    }
+    const double ghz = hwc_bench_core_ghz();
+    for (size_t c = 0; c < ncases; c++) {
+        double sec = med[c];
+        double rate = unit == HWC_UNIT_BYTES ? units / sec / 1e6 : 1.0 / sec;
+        double cyc = sec * ghz * 1e9 / (unit == HWC_UNIT_OPS ? 1.0 : units);
+        double ratio = best_peer > 0 ? best_peer / sec : 0;
+        const char *unit_name = unit == HWC_UNIT_BYTES ? "c/B" : unit == HWC_UNIT_LIMBS ? "c/limb" : "c/op";
+        if (o->json) {
+            printf("%s{\"family\":\"%s\",\"op\":\"%s\",\"size\":\"%s\",\"impl\":\"%s\",\"peer\":%s,"
+                   "\"ns_per_op\":%.3f,\"%s\":%.3f,\"cycles_per_unit\":%.4f,\"unit\":\"%s\","
+                   "\"ratio_to_best_peer\":%.3f}",
+                   g_rows++ ? ",\n" : "", family, op, size_label, cases[c].impl,
+                   cases[c].is_peer ? "true" : "false", sec * 1e9,
+                   unit == HWC_UNIT_BYTES ? "mb_per_s" : "ops_per_s", rate, cyc, unit_name,
+                   cases[c].is_peer ? 0.0 : ratio);
+        } else {
+            char ratio_s[16] = "";
+            if (!cases[c].is_peer && ratio > 0) snprintf(ratio_s, sizeof ratio_s, "%.2fx", ratio);
+            char impl[40];
+            snprintf(impl, sizeof impl, "%s%s", cases[c].is_peer ? "peer:" : "", cases[c].impl);
+            char cyc_s[24];
+            if (unit == HWC_UNIT_OPS && cyc >= 1e5)
+                snprintf(cyc_s, sizeof cyc_s, "%.3fM c/op", cyc / 1e6);
+            else
+                snprintf(cyc_s, sizeof cyc_s, "%.3f %s", cyc, unit_name);
+            printf("%-9s %-16s %-8s %-22s %12.1f %11s %9s\n", family, op, size_label, impl,
+                   rate, cyc_s, ratio_s);
+        }
+        fflush(stdout);
+    }
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: hwcrypt bench [--quick|--full] [--json] [--family aes|streebog|mpi]\n"
+               "                     [--rounds N] [--batch-ms MS]\n"
+               "  --quick   short run (default): a few sizes, under 20 s\n"
+               "  --full    every size of the issue tables (1-3 minutes)\n");
+}
+
+int hwc_bench_main(int argc, char **argv) {
+    hwc_bench_opts o = {.quick = 1, .json = 0, .family = NULL, .rounds = 0, .batch_ms = 0};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--quick")) o.quick = 1;
+        else if (!strcmp(a, "--full")) o.quick = 0;
+        else if (!strcmp(a, "--json")) o.json = 1;
+        else if (!strcmp(a, "--family") && i + 1 < argc) o.family = argv[++i];
+        else if (!strcmp(a, "--rounds") && i + 1 < argc) o.rounds = atoi(argv[++i]);
+        else if (!strcmp(a, "--batch-ms") && i + 1 < argc) o.batch_ms = atof(argv[++i]);
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        else { fprintf(stderr, "hwcrypt bench: unknown option '%s'\n", a); usage(stderr); return 2; }
+    }
+    if (o.family && strcmp(o.family, "aes") && strcmp(o.family, "streebog") && strcmp(o.family, "mpi")) {
+        fprintf(stderr, "hwcrypt bench: unknown family '%s' (aes, streebog, mpi)\n", o.family);
+        return 2;
+    }
+    if (o.rounds <= 0) o.rounds = o.quick ? 5 : 11;
+    if (o.batch_ms <= 0) o.batch_ms = o.quick ? 2.0 : 5.0;
+    hwc_init();
+    hwc_bench_header(&o);
+    if (!o.family || !strcmp(o.family, "aes")) hwc_bench_aes(&o);
+    if (!o.family || !strcmp(o.family, "streebog")) hwc_bench_streebog(&o);
+    if (!o.family || !strcmp(o.family, "mpi")) hwc_bench_mpi(&o);
+    hwc_bench_footer(&o);
+    return 0;
+}

@@ -1,0 +1,119 @@
+/* CPU feature detection: cpu_features for the bulk, plus what cpu_features
+ * 0.7.0 leaves out (GFNI; XCR0 gating of VAES/VPCLMULQDQ). Its bit-fields are
+ * signed 1-bit fields that read -1 when set, so every test is != 0. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "cpu.h"
+
+#if defined(__x86_64__)
+#include <cpu_features/cpuinfo_x86.h>
+#include <cpuid.h>
+
+/* XCR0 (OS-enabled register state); only valid when OSXSAVE is set. */
+static uint64_t read_xcr0(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+void hwc_cpu_detect(hwc_cpu *cpu) {
+    memset(cpu, 0, sizeof *cpu);
+    const X86Info info = GetX86Info();
+    const X86Features f = info.features;
+    const uint64_t xcr0 = read_xcr0();
+    const int os_avx = (xcr0 & 0x6) == 0x6;       /* XMM + YMM state */
+    const int os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;  /* opmask, ZMM_Hi256, Hi16_ZMM */
+    uint64_t m = 0;
+    if (f.sse2 != 0) m |= HWC_F_SSE2;
+    if (f.ssse3 != 0) m |= HWC_F_SSSE3;
+    if (f.sse4_1 != 0) m |= HWC_F_SSE41;
+    if (f.aes != 0) m |= HWC_F_AES;
+    if (f.pclmulqdq != 0) m |= HWC_F_PCLMUL;
+    if (f.bmi2 != 0) m |= HWC_F_BMI2;
+    if (f.adx != 0) m |= HWC_F_ADX;
+    if (os_avx) {
+        if (f.avx != 0) m |= HWC_F_AVX;
+        if (f.avx2 != 0) m |= HWC_F_AVX2;
+        if (f.vaes != 0) m |= HWC_F_VAES;
+        if (f.vpclmulqdq != 0) m |= HWC_F_VPCLMUL;
+    }
+    unsigned a, b, c, d;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 8))) m |= HWC_F_GFNI;
+    if (os_avx512) {
+        if (f.avx512f != 0) m |= HWC_F_AVX512F;
+        if (f.avx512bw != 0) m |= HWC_F_AVX512BW;
+        if (f.avx512dq != 0) m |= HWC_F_AVX512DQ;
+        if (f.avx512vl != 0) m |= HWC_F_AVX512VL;
+        if (f.avx512ifma != 0) m |= HWC_F_AVX512IFMA;
+        if (f.avx512vbmi != 0) m |= HWC_F_AVX512VBMI;
+    }
+    cpu->features = m;
+
+    const X86Microarchitecture ua = GetX86Microarchitecture(&info);
+    snprintf(cpu->uarch, sizeof cpu->uarch, "%s", GetX86MicroarchitectureName(ua));
+    /* Width policy (issue 3): 512-bit work lowers the clock on Skylake-SP/X,
+       Cannon Lake, Ice Lake, Tiger Lake and Rocket Lake; not on AMD Zen 4+
+       or Sapphire Rapids and later. */
+    cpu->zmm_slows_core = ua == INTEL_SKL || ua == INTEL_CNL || ua == INTEL_ICL ||
+                          ua == INTEL_TGL || ua == INTEL_RCL;
+    snprintf(cpu->brand, sizeof cpu->brand, "%s", info.brand_string);
+}
+
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+
+/* Linux HWCAP bits (arch/arm64/include/uapi/asm/hwcap.h). getauxval() is
+   used instead of cpu_features' GetAarch64Info(), which Debian's build makes
+   print to stdout when AT_HWCAP2 is 0. */
+#define HWC_HWCAP_ASIMD (1ul << 1)
+#define HWC_HWCAP_AES (1ul << 3)
+#define HWC_HWCAP_PMULL (1ul << 4)
+#define HWC_HWCAP_SHA3 (1ul << 17)
+
+void hwc_cpu_detect(hwc_cpu *cpu) {
+    memset(cpu, 0, sizeof *cpu);
+    const unsigned long hw = getauxval(AT_HWCAP);
+    uint64_t m = 0;
+    if (hw & HWC_HWCAP_ASIMD) m |= HWC_F_ASIMD;
+    if (hw & HWC_HWCAP_AES) m |= HWC_F_ARM_AES;
+    if (hw & HWC_HWCAP_PMULL) m |= HWC_F_PMULL;
+    if (hw & HWC_HWCAP_SHA3) m |= HWC_F_SHA3;
+    cpu->features = m;
+    snprintf(cpu->brand, sizeof cpu->brand, "AArch64 (Linux hwcaps 0x%lx)", hw);
+    snprintf(cpu->uarch, sizeof cpu->uarch, "aarch64");
+}
+
+#else
+void hwc_cpu_detect(hwc_cpu *cpu) {
+    memset(cpu, 0, sizeof *cpu);
+    snprintf(cpu->brand, sizeof cpu->brand, "unknown architecture");
+    snprintf(cpu->uarch, sizeof cpu->uarch, "unknown");
+}
+#endif
+
+static const struct { uint64_t bit; const char *name; } feature_names[] = {
+    {HWC_F_SSE2, "sse2"}, {HWC_F_SSSE3, "ssse3"}, {HWC_F_SSE41, "sse4.1"},
+    {HWC_F_AES, "aes"}, {HWC_F_PCLMUL, "pclmulqdq"}, {HWC_F_AVX, "avx"},
+    {HWC_F_AVX2, "avx2"}, {HWC_F_BMI2, "bmi2"}, {HWC_F_ADX, "adx"},
+    {HWC_F_VAES, "vaes"}, {HWC_F_VPCLMUL, "vpclmulqdq"}, {HWC_F_AVX512F, "avx512f"},
+    {HWC_F_AVX512BW, "avx512bw"}, {HWC_F_AVX512DQ, "avx512dq"},
+    {HWC_F_AVX512VL, "avx512vl"}, {HWC_F_AVX512IFMA, "avx512ifma"},
+    {HWC_F_AVX512VBMI, "avx512vbmi"}, {HWC_F_GFNI, "gfni"},
+    {HWC_F_ASIMD, "asimd"}, {HWC_F_ARM_AES, "aes"}, {HWC_F_PMULL, "pmull"},
+    {HWC_F_SHA3, "sha3"},
+};
+
+void hwc_feature_names(uint64_t mask, char *buf, size_t size) {
+    size_t used = 0;
+    if (size == 0) return;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++) {
+        if (!(mask & feature_names[i].bit)) continue;
+        int w = snprintf(buf + used, size - used, "%s%s", used ? "," : "", feature_names[i].name);
+        if (w < 0 || (size_t)w >= size - used) break;
+        used += (size_t)w;
+    }
+}

@@ -1,0 +1,165 @@
+/* hwc_init, hwc_kernels, hwc_kernel_active, hwc_kernel_select and the active
+ * kernel tables core/ asks for. Init runs once (pthread_once) and publishes a
+ * state that never changes again except the per-family active index, an
+ * atomic. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hwcrypt/dispatch.h"
+#include "hwcrypt/status.h"
+#include "../core/kernel.h"
+#include "state.h"
+
+enum { REASON_AUTO, REASON_ENV, REASON_SELECT };
+static const char *const reason_names[] = {"automatic", "HWCRYPT_KERNEL", "hwc_kernel_select"};
+
+static hwc_dispatch_state g_state;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static _Atomic int g_active[HWC_NFAM];
+static _Atomic int g_reason[HWC_NFAM];
+static char g_features[512];
+static char g_requires[HWC_MAX_KERNELS][160];   /* readable `needs` per kernel */
+
+int hwc_family_index(const char *family) {
+    for (int f = 0; f < HWC_NFAM; f++)
+        if (strcmp(family, hwc_family_names[f]) == 0) return f;
+    return -1;
+}
+
+int hwc_kernel_index(int fam, const char *name) {
+    for (size_t i = 0; i < hwc_registry_len; i++)
+        if (hwc_registry[i].family == fam && strcmp(hwc_registry[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+int hwc_kernel_reserved(int fam, const char *name) {
+    for (const char *const *n = hwc_reserved_kernels[fam]; *n; n++)
+        if (strcmp(*n, name) == 0) return 1;
+    return 0;
+}
+
+void hwc_usable_names(const hwc_dispatch_state *st, int fam, char *buf, size_t size) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < st->count[fam]; j++) {
+        int i = st->order[fam][j];
+        if (!st->usable[i]) continue;
+        int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", hwc_registry[i].name);
+        if (w < 0 || (size_t)w >= size - used) break;
+        used += (size_t)w;
+    }
+}
+
+/* Highest-priority usable kernel not excluded; generic if all are excluded. */
+static int automatic_choice(const hwc_dispatch_state *st, int fam) {
+    int fallback = -1;
+    for (int j = 0; j < st->count[fam]; j++) {
+        int i = st->order[fam][j];
+        if (!st->usable[i]) continue;
+        if (!st->excluded[i]) return i;
+        fallback = i;   /* lowest usable, in case everything is excluded */
+    }
+    return fallback;
+}
+
+static void build_state(void) {
+    hwc_dispatch_state *st = &g_state;
+    memset(st, 0, sizeof *st);
+    hwc_cpu_detect(&st->cpu);
+    hwc_feature_names(st->cpu.features, g_features, sizeof g_features);
+    if (hwc_registry_len > HWC_MAX_KERNELS) abort();   /* a build error, not input */
+    for (size_t i = 0; i < hwc_registry_len; i++) {
+        const hwc_registry_entry *e = &hwc_registry[i];
+        st->usable[i] = (st->cpu.features & e->needs) == e->needs;
+        st->priority[i] = e->priority;
+        hwc_feature_names(e->needs, g_requires[i], sizeof g_requires[i]);
+        /* Width policy: on cores that downclock for zmm, rank 512-bit kernels
+           just below the 256-bit ones (200). */
+        if ((e->flags & HWC_KF_ZMM) && st->cpu.zmm_slows_core) st->priority[i] = 150;
+        int fam = e->family, *ord = st->order[fam], n = st->count[fam]++;
+        /* insertion sort, descending priority, registry order on ties */
+        while (n > 0 && st->priority[ord[n - 1]] < st->priority[i]) {
+            ord[n] = ord[n - 1];
+            n--;
+        }
+        ord[n] = (int)i;
+    }
+    for (int f = 0; f < HWC_NFAM; f++) st->forced[f] = -1;
+    st->init_status = hwc_env_apply(st, getenv("HWCRYPT_KERNEL"), stderr);
+    for (int f = 0; f < HWC_NFAM; f++) {
+        int forced = st->forced[f];
+        atomic_store(&g_active[f], forced >= 0 ? forced : automatic_choice(st, f));
+        atomic_store(&g_reason[f], forced >= 0 ? REASON_ENV : REASON_AUTO);
+    }
+}
+
+static const hwc_dispatch_state *state(void) {
+    pthread_once(&g_once, build_state);
+    return &g_state;
+}
+
+const hwc_dispatch_state *hwc_dispatch_state_get(void) { return state(); }
+
+int hwc_init(void) { return state()->init_status; }
+
+const char *hwc_cpu_features(void) {
+    state();
+    return g_features;
+}
+
+size_t hwc_kernels(const char *family, hwc_kernel_info *out, size_t max) {
+    const hwc_dispatch_state *st = state();
+    if (!family) return 0;
+    int fam = hwc_family_index(family);
+    if (fam < 0) return 0;
+    for (int j = 0; j < st->count[fam] && out && (size_t)j < max; j++) {
+        int i = st->order[fam][j];
+        out[j].family = hwc_family_names[fam];
+        out[j].name = hwc_registry[i].name;
+        out[j].requires = g_requires[i];
+        out[j].priority = st->priority[i];
+        out[j].usable = st->usable[i];
+    }
+    return (size_t)st->count[fam];
+}
+
+const char *hwc_kernel_active(const char *family) {
+    state();
+    int fam = family ? hwc_family_index(family) : -1;
+    return fam < 0 ? NULL : hwc_registry[atomic_load(&g_active[fam])].name;
+}
+
+const char *hwc_kernel_reason(const char *family) {
+    state();
+    int fam = family ? hwc_family_index(family) : -1;
+    return fam < 0 ? NULL : reason_names[atomic_load(&g_reason[fam])];
+}
+
+int hwc_kernel_select(const char *family, const char *kernel) {
+    const hwc_dispatch_state *st = state();
+    if (!family) return HWC_ERR_NULL_POINTER;
+    int fam = hwc_family_index(family);
+    if (fam < 0) return HWC_ERR_UNKNOWN_FAMILY;
+    if (!kernel) {
+        atomic_store(&g_active[fam], automatic_choice(st, fam));
+        atomic_store(&g_reason[fam], REASON_AUTO);
+        return HWC_OK;
+    }
+    int idx = hwc_kernel_index(fam, kernel);
+    if (idx < 0)
+        return hwc_kernel_reserved(fam, kernel) ? HWC_ERR_KERNEL_UNAVAILABLE : HWC_ERR_UNKNOWN_KERNEL;
+    if (!st->usable[idx]) return HWC_ERR_KERNEL_UNAVAILABLE;
+    atomic_store(&g_active[fam], idx);
+    atomic_store(&g_reason[fam], REASON_SELECT);
+    return HWC_OK;
+}
+
+static const void *active_impl(int fam) {
+    state();
+    return hwc_registry[atomic_load_explicit(&g_active[fam], memory_order_relaxed)].impl;
+}
+
+const hwc_aes_impl *hwc_active_aes(void) { return active_impl(HWC_FAM_AES); }
+const hwc_streebog_impl *hwc_active_streebog(void) { return active_impl(HWC_FAM_STREEBOG); }
+const hwc_mpi_impl *hwc_active_mpi(void) { return active_impl(HWC_FAM_MPI); }

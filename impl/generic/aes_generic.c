@@ -1,0 +1,3 @@
+/* placeholder */
+#include "core/kernel.h"
+const hwc_aes_impl hwc_aes_generic;

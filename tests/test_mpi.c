@@ -1,0 +1,2 @@
+/* placeholder: being written (foundation issue) */
+#include "common.h"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages hwcrypt needs that are missing.
+#   deps.sh build   compiler, CMake, Ninja, cpu_features, Criterion, bench peers
+#   deps.sh test    + valgrind, qemu-user (old-CPU and AArch64 runs), clang, llvm
+set -euo pipefail
+want=(build-essential cmake ninja-build pkg-config libcpu-features-dev libcriterion-dev
+      libssl-dev libmbedtls-dev nettle-dev libgcrypt20-dev libgmp-dev)
+if [ "${1:-build}" = test ]; then
+  want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap)
+fi
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q -o DPkg::Lock::Timeout=300 >/dev/null
+$sudo apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 "${missing[@]}" >/dev/null

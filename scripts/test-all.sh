@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Second command of the README (and what .ci/run calls): the whole test suite.
+#  1. Release build with -Werror, the Criterion suite + CLI checks (ctest)
+#  2. ASan + UBSan build, the same suite
+#  3. old-CPU dispatch under qemu-x86_64 (Nehalem, Westmere, Haswell, max):
+#     the right kernel is active and the suite passes
+#  4. install, then a consumer built with find_package and with pkg-config
+#  5. AArch64 leg: cross-build, suite under qemu-aarch64 (.ci/arm64.sh)
+# Ends with one line "N passed, N failed" (test programs / ctest entries).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+jobs=$(nproc)
+t0=$SECONDS
+passed=0
+failed=0
+failures=()
+log() { printf '\n[test-all +%ds] %s\n' "$((SECONDS - t0))" "$*"; }
+count_ctest() {  # $1 = label, $2 = ctest output file
+  local line total bad
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of' "$2" | tail -n 1)
+  if [ -z "$line" ]; then
+    failed=$((failed + 1)); failures+=("$1: ctest did not run"); return
+  fi
+  bad=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
+  total=$(sed -E 's/.*failed out of ([0-9]+).*/\1/' <<<"$line")
+  passed=$((passed + total - bad)); failed=$((failed + bad))
+  [ "$bad" = 0 ] || failures+=("$1: $bad of $total failed")
+}
+step_ok() { passed=$((passed + 1)); }
+step_fail() { failed=$((failed + 1)); failures+=("$1"); echo "FAILED: $1"; }
+
+bash scripts/deps.sh test || { echo "dependency installation failed"; exit 1; }
+ulimit -c 0
+
+# 1. Release + -Werror
+log "release build (-Werror)"
+cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Release -DHWC_WERROR=ON >/dev/null &&
+  cmake --build build-ci -j"$jobs" || { echo "release build failed"; exit 1; }
+log "suite (native, automatic kernels)"
+ctest --test-dir build-ci --output-on-failure -j"$jobs" 2>&1 | tee build-ci/ctest.log
+count_ctest "native" build-ci/ctest.log
+./build-ci/tools/hwcrypt info
+./build-ci/tools/hwcrypt selftest && step_ok || step_fail "selftest"
+
+# 2. ASan + UBSan
+log "ASan + UBSan build and suite"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
+  -DHWC_SANITIZE=ON -DHWC_BUILD_BENCH=ON >/dev/null &&
+  cmake --build build-asan -j"$jobs" || { echo "sanitizer build failed"; exit 1; }
+ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$jobs" 2>&1 |
+  tee build-asan/ctest.log
+count_ctest "asan" build-asan/ctest.log
+
+# 3. Old CPUs under qemu-x86_64: expected active kernels, then every test program.
+log "old-CPU dispatch under qemu-x86_64"
+qemu=$(command -v qemu-x86_64 || true)
+if [ -z "$qemu" ]; then
+  step_fail "qemu-x86_64 missing"
+else
+  # model: expected aes / mpi kernels (TCG has no AVX-512; Haswell has no ADX)
+  for spec in "Nehalem generic generic" "Westmere aesni generic" "Haswell aesni generic" \
+              "max vaes-avx2 adx"; do
+    read -r model want_aes want_mpi <<<"$spec"
+    info=$(QEMU_CPU=$model "$qemu" build-ci/tools/hwcrypt info --json)
+    got_aes=$(grep -o '"aes":{"active":"[^"]*"' <<<"$info" | sed 's/.*"active":"//; s/"$//')
+    got_mpi=$(grep -o '"mpi":{"active":"[^"]*"' <<<"$info" | sed 's/.*"active":"//; s/"$//')
+    if [ "$got_aes" = "$want_aes" ] && [ "$got_mpi" = "$want_mpi" ]; then
+      echo "qemu $model: aes=$got_aes mpi=$got_mpi (as expected)"; step_ok
+    else
+      step_fail "qemu $model: aes=$got_aes mpi=$got_mpi, expected aes=$want_aes mpi=$want_mpi"
+    fi
+    for t in build-ci/tests/test_*; do
+      [ -x "$t" ] || continue
+      if QEMU_CPU=$model QEMU_SHIM_EMULATOR=$qemu HWC_TEST_QUICK=1 "$qemu" "$t" >"$t.$model.log" 2>&1; then
+        step_ok
+      else
+        tail -n 30 "$t.$model.log"; step_fail "qemu $model: $(basename "$t")"
+      fi
+    done
+    QEMU_CPU=$model "$qemu" build-ci/tools/hwcrypt selftest >/dev/null && step_ok ||
+      step_fail "qemu $model: selftest"
+  done
+fi
+
+# 4. Install and build consumers against the installed package.
+log "install + consumers (find_package, pkg-config)"
+prefix=$root/build-ci/prefix
+rm -rf "$prefix" build-ci/consumer
+if cmake --install build-ci --prefix "$prefix" >/dev/null &&
+   cmake -S tests/consumer -B build-ci/consumer -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null &&
+   cmake --build build-ci/consumer >/dev/null &&
+   LD_LIBRARY_PATH=$prefix/lib ./build-ci/consumer/example && ./build-ci/consumer/example_static; then
+  step_ok
+else
+  step_fail "consumer via find_package"
+fi
+libdir=$(find "$prefix" -name hwcrypt.pc -printf '%h\n' | head -n 1)
+if [ -n "$libdir" ] &&
+   cc -std=c11 -o build-ci/consumer/example_pc tests/consumer/example.c \
+     $(PKG_CONFIG_PATH=$libdir pkg-config --cflags --libs hwcrypt) &&
+   LD_LIBRARY_PATH=$(dirname "$libdir") ./build-ci/consumer/example_pc &&
+   cc -std=c11 -o build-ci/consumer/example_pc_static tests/consumer/example.c \
+     $(PKG_CONFIG_PATH=$libdir pkg-config --static --cflags hwcrypt) \
+     "$(dirname "$libdir")/libhwcrypt.a" $(PKG_CONFIG_PATH=$libdir pkg-config --static --libs-only-l hwcrypt | sed 's/-lhwcrypt//') &&
+   ./build-ci/consumer/example_pc_static; then
+  step_ok
+else
+  step_fail "consumer via pkg-config"
+fi
+
+# 5. AArch64
+if [ -f .ci/arm64.sh ] && [ "${HWC_SKIP_ARM64:-0}" != 1 ]; then
+  log "AArch64 leg"
+  if bash .ci/arm64.sh 2>&1 | tee build-ci/arm64.log; then step_ok; else step_fail "AArch64 leg"; fi
+fi
+
+log "done in $((SECONDS - t0)) s"
+for f in "${failures[@]}"; do echo "  failed: $f"; done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

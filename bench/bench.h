@@ -1,8 +1,9 @@
 /* Benchmark harness shared by bench/hwcrypt-bench and `hwcrypt bench`.
- * Clock: wall time from clock_gettime(CLOCK_MONOTONIC); core cycles =
- * ns x the core frequency calibrated in the same run with a chain of
- * dependent integer adds (one per cycle). The TSC is not used for cycles:
- * on this VM it ticks at a fixed 2.1 GHz while cores run ~3.4 GHz. */
+ * Clock: this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so time the
+ * scheduler gives to other processes on a shared machine is not counted;
+ * core cycles = CPU time x the core frequency calibrated in the same run
+ * with a chain of dependent register adds (one per cycle). The TSC is not
+ * used: on this VM it ticks at a fixed 2.1 GHz while cores run ~3.4 GHz. */
 #ifndef HWC_BENCH_H
 #define HWC_BENCH_H
 
@@ -41,7 +42,7 @@ void hwc_bench_group(const hwc_bench_opts *o, const char *family, const char *op
 /* Core clock in GHz (calibrated once per process). */
 double hwc_bench_core_ghz(void);
 
-/* Seconds of monotonic time. */
+/* Seconds of this thread's CPU time. */
 double hwc_bench_now(void);
 
 /* Printed once before the first row: CPU, kernels, clocks, peers found. */

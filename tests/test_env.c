@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <criterion/redirect.h>
 #include "common.h"
+#include <criterion/redirect.h>
 
 static const char *const families[] = {"aes", "streebog", "mpi"};
 

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Static cycle estimates for the AArch64 hot loops with llvm-mca (docs/arm64.md).
+
+No ARM hardware here and qemu timing means nothing, so the hot loops are
+measured on paper: each kernel file is compiled to assembly with the same flags
+as the build (aarch64-linux-gnu-gcc -O3, or clang --target), the loop of
+interest is cut out (the body from a label to the last branch back to it that
+holds the wanted number of AES or multiply instructions), and llvm-mca runs it
+for each core model.  Result: cycles per iteration / work per iteration.
+
+    python3 .ci/arm64_mca.py [--cc gcc|clang] [--mca llvm-mca-14] [--cpus a,b,...]
+
+Prints a markdown table.  Needs gcc-aarch64-linux-gnu (or clang), llvm-mca and
+the arm64 sysroot (.ci/arm64.sh makes it) for the C headers.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SYSROOT = os.environ.get("ARM64_SYSROOT", "/opt/arm64-sysroot")
+BRANCH = re.compile(r"^\s*(b\.\w+|b|cbz|cbnz|tbz|tbnz|b(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le))\s+(.*)$")
+
+
+def compile_asm(cc, src, flags):
+    out = tempfile.NamedTemporaryFile(suffix=".s", delete=False).name
+    if cc == "clang":
+        cmd = ["clang", "--target=aarch64-linux-gnu", "--gcc-toolchain=/usr"]
+    else:
+        cmd = ["aarch64-linux-gnu-gcc"]
+    cmd += ["--sysroot=" + SYSROOT, "-std=gnu11", "-O3", "-DNDEBUG",
+            "-I" + ROOT, "-I" + os.path.join(ROOT, "include"), "-S", "-o", out, src] + flags
+    subprocess.run(cmd, check=True)
+    with open(out) as f:
+        text = f.read()
+    os.unlink(out)
+    return text
+
+
+def clean(lines):
+    """Instructions only: no directives, comments, #APP markers."""
+    body = []
+    for line in lines:
+        s = line.split("//")[0].rstrip()
+        st = s.strip()
+        if not st or st.startswith("#") or st.startswith("."):
+            if re.match(r"^\s*\.L\w+:", s) or re.match(r"^\s*\d+:", s):
+                body.append(st)   # keep local labels so branches resolve
+            continue
+        body.append(s)
+    return body
+
+
+def loops(asm):
+    """(label, [lines]) for every backward branch target: the body from the
+    label to the last branch back to it."""
+    lines = asm.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        m = re.match(r"^(\.L\w+|[A-Za-z_]\w*):", line)
+        if not m:
+            continue
+        label = m.group(1)
+        last = None
+        for j in range(i + 1, min(len(lines), i + 4000)):
+            b = BRANCH.match(lines[j])
+            if b and b.group(3).split(",")[-1].strip() == label:
+                last = j
+            if re.match(r"^\s*\.size\b", lines[j]):
+                break
+        if last is not None:
+            found.append((label, lines[i:last + 1]))
+    return found
+
+
+def pick(asm, func, mnemonic, count):
+    """The loop inside `func` whose body has exactly `count` `mnemonic`s."""
+    m = re.search(r"^%s:\n(.*?)^\s*\.size\s+%s," % (re.escape(func), re.escape(func)), asm, re.S | re.M)
+    if not m:
+        sys.exit("function %s not found" % func)
+    body = func + ":\n" + m.group(1)
+    best = None
+    for label, lines in loops(body):
+        n = sum(1 for l in lines if re.match(r"^\s*%s\s" % mnemonic, l))
+        if n == count and (best is None or len(lines) < len(best)):
+            best = lines
+    if best is None:
+        sys.exit("no loop with %d x %s in %s" % (count, mnemonic, func))
+    return clean(best)
+
+
+def mca(mca_bin, cpu, body):
+    with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
+        f.write("\n".join(body) + "\n")
+        path = f.name
+    r = subprocess.run([mca_bin, "-mtriple=aarch64", "-mcpu=" + cpu, "-iterations=1000", path],
+                       capture_output=True, text=True)
+    os.unlink(path)
+    m = re.search(r"Total Cycles:\s+(\d+)", r.stdout)
+    if not m:
+        sys.exit("llvm-mca failed for %s:\n%s" % (cpu, r.stderr))
+    return int(m.group(1)) / 1000.0
+
+
+# Bitsliced generic AES (impl/generic/aes_generic.c): filled in once its hot
+# loops are known: (row label, function, mnemonic to count, count, bytes/iter).
+GENERIC_AES = []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cc", default="gcc")
+    ap.add_argument("--mca", default="llvm-mca-14")
+    ap.add_argument("--cpus", default="cortex-a53,cortex-a72,neoverse-n1,neoverse-v1")
+    ap.add_argument("--generic-aes", action="store_true",
+                    help="also the bitsliced generic AES loops listed in GENERIC_AES")
+    a = ap.parse_args()
+    cpus = a.cpus.split(",")
+    neon = compile_asm(a.cc, os.path.join(ROOT, "impl/neon/aes_neon.c"), ["-march=armv8-a+crypto"])
+    with open(os.path.join(ROOT, "impl/armv8-asm/mpi_armv8.S")) as f:
+        mpi_asm = f.read()
+    # (row label, loop body, work units per iteration, unit)
+    rows = [
+        ("neon AES-128-CTR, 8 blocks/iter", pick(neon, "neon_ctr", "aese", 80), 128, "c/B"),
+        ("neon AES-128-CTR, 4 blocks/iter", pick(neon, "neon_ctr", "aese", 40), 64, "c/B"),
+        ("neon AES-128-XTS enc, 8 blocks/iter", pick(neon, "neon_xts_encrypt", "aese", 80), 128, "c/B"),
+        ("neon AES-128-XTS enc, 4 blocks/iter", pick(neon, "neon_xts_encrypt", "aese", 40), 64, "c/B"),
+        ("neon AES-128-CBC enc (one chain)", pick(neon, "neon_cbc_encrypt", "aese", 10), 16, "c/B"),
+    ]
+    mpi_loop = re.search(r"^1:\n(.*?cbnz\s+x5, 1b)", mpi_asm, re.S | re.M).group(1)
+    rows.append(("armv8-asm muladd, 8 limbs/iter",
+                 [".Lm:"] + [l.split("//")[0] for l in mpi_loop.replace("1b", ".Lm").splitlines()], 8,
+                 "c/limb"))
+    # The generic C kernels, built as the library builds them (no target flags).
+    gen_mpi = compile_asm(a.cc, os.path.join(ROOT, "impl/generic/mpi_generic.c"), [])
+    rows.append(("generic C muladd, 4 limbs/iter",
+                 pick(gen_mpi, "hwc_mpi_generic_muladd_u128", "umulh", 4), 4, "c/limb"))
+    gen_aes_src = os.path.join(ROOT, "impl/generic/aes_generic.c")
+    for label, func, mnem, count, work in GENERIC_AES:
+        if not a.generic_aes:
+            break
+        gen_aes = compile_asm(a.cc, gen_aes_src, [])
+        rows.append((label, pick(gen_aes, func, mnem, count), work, "c/B"))
+    print("| loop (%s -O3, %s) | unit | %s |" % (a.cc, a.mca, " | ".join(cpus)))
+    print("|---|---|" + "---|" * len(cpus))
+    for label, body, work, unit in rows:
+        cyc = [mca(a.mca, c, body) for c in cpus]
+        print("| %s | %s | %s |" % (label, unit, " | ".join("%.2f" % (x / work) for x in cyc)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+/* Streebog internals shared by core/streebog.c and core/hmac_pbkdf2.c: the
+ * RFC 6986 section 8 stages on a context whose kernel table is already bound
+ * (no argument checks, no dispatch, no wipe). */
+#ifndef HWC_CORE_STREEBOG_INTERNAL_H
+#define HWC_CORE_STREEBOG_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hwcrypt/streebog.h"
+#include "kernel.h"
+
+/* Stage 1: IV (0x00.. for 512, 0x01.. for 256), N = Sigma = 0, kernel bound. */
+void hwc_sb_start(hwc_streebog_ctx *c, const hwc_streebog_impl *impl, unsigned digest_bits);
+/* Stage 2: absorb bytes; full 64-byte blocks are compressed as soon as they
+   are complete (buf_len stays < 64). */
+void hwc_sb_absorb(hwc_streebog_ctx *c, const uint8_t *p, size_t len);
+/* Stage 3: writes digest_bits / 8 bytes to out. The context is left spent
+   (caller wipes it). */
+void hwc_sb_finish(hwc_streebog_ctx *c, uint8_t *out);
+
+#endif

@@ -1,0 +1,12 @@
+/* adx mpi kernel entry points shared with the avx512 mpi kernel (which uses
+ * them for muladd and for the sizes its radix-2^52 code does not cover). */
+#ifndef HWC_IMPL_MPI_ADX_H
+#define HWC_IMPL_MPI_ADX_H
+
+#include "core/kernel.h"
+
+hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
+void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
+                         size_t n, hwc_limb minv, hwc_limb *scratch);
+
+#endif

@@ -1,0 +1,6 @@
+/* AES kernel "aesni": AES-NI on xmm (Westmere and later).
+ * The mode loops are the width-generic ones of impl/x86/aes_x86_modes.h,
+ * compiled here at 128 bits with this kernel's flags only (CMakeLists.txt). */
+#define HWC_W 128
+#define HWC_AES_TABLE hwc_aes_aesni
+#include "impl/x86/aes_x86_modes.h"

@@ -1,0 +1,379 @@
+/* AES (FIPS-197) with the ARMv8 Crypto Extensions: bulk loops for ECB, CBC,
+ * CTR (SP 800-38A), XTS (IEEE 1619-2018) and the CMAC CBC-MAC chain
+ * (SP 800-38B). core/aes.c and core/cmac.c do checks, stealing and padding.
+ *
+ * Built with -march=armv8-a+crypto on this file only; dispatch runs it only
+ * where HWCAP reports asimd, aes and pmull. No EOR3 (SHA3 extension) is used,
+ * so the cortex-a53 class needs nothing more.
+ *
+ * Constant time: AESE/AESD/AESMC/AESIMC have data-independent timing; there
+ * is no table and no branch or address that depends on key or data. Loops and
+ * branches depend only on the block count, the key size and the CPU model.
+ *
+ * Each AESE/AESMC (AESD/AESIMC) pair is one asm statement on one register, so
+ * the two instructions stay adjacent and cores that fuse them do. Parallel
+ * modes interleave 8 or 4 independent blocks; the width is chosen at setkey
+ * from the CPU model (MIDR_EL1, see neon_width()) and stored in the schedule. */
+#include <arm_neon.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include "core/kernel.h"
+
+/* k->sched layout: encryption round keys ek[0..nr] at 0, decryption round
+   keys of the equivalent inverse cipher (FIPS-197 5.3.5) dk[0..nr] at 256,
+   interleave width (4 or 8) at byte 512. */
+#define SCHED_DEC 256
+#define SCHED_WIDTH 512
+
+#define HWC_INLINE static inline __attribute__((always_inline))
+#define UNROLL _Pragma("GCC unroll 16")
+
+/* One full round without AddRoundKey of the next round: b = MC(SR(SB(b ^ k))). */
+#define AESE_MC(b, k) __asm__("aese %0.16b, %1.16b\n\taesmc %0.16b, %0.16b" : "+w"(b) : "w"(k))
+/* b = IMC(ISR(ISB(b ^ k))) */
+#define AESD_IMC(b, k) __asm__("aesd %0.16b, %1.16b\n\taesimc %0.16b, %0.16b" : "+w"(b) : "w"(k))
+
+/* ---- interleave width -------------------------------------------------------- */
+/* 4 blocks in flight cover AES latency x issue width on the small/older cores
+   (Cortex-A35/A53/A55 in order; A57/A72/A73 one AES pipe, 3-cycle latency);
+   wider cores (Neoverse N1/V1/N2, Cortex-A76 and later, Apple, unknown future
+   parts) get 8. MIDR_EL1 is readable at EL0 when Linux sets HWCAP_CPUID (the
+   kernel emulates the MRS); without it we assume a wide core. */
+#define HWCAP_CPUID_BIT (1ul << 11)
+
+static int neon_width(void) {
+    static _Atomic int cached;   /* 0 = not yet known; same value on every race */
+    int w = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (w) return w;
+    w = 8;
+    if (getauxval(AT_HWCAP) & HWCAP_CPUID_BIT) {
+        uint64_t midr;
+        __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
+        const unsigned implementer = (unsigned)(midr >> 24) & 0xff;
+        const unsigned part = (unsigned)(midr >> 4) & 0xfff;
+        static const unsigned narrow[] = {0xd03, 0xd04, 0xd05, 0xd07, 0xd08, 0xd09};
+        if (implementer == 0x41)   /* Arm Ltd */
+            for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
+                if (part == narrow[i]) w = 4;
+    }
+    atomic_store_explicit(&cached, w, memory_order_relaxed);
+    return w;
+}
+
+/* ---- key schedule (FIPS-197 5.2, 5.3.5) -------------------------------------- */
+/* SubWord through AESE with a zero key: with the word in all four columns,
+   ShiftRows only moves equal bytes, so lane 0 is S-box(each byte). */
+static uint32_t sub_word(uint32_t w) {
+    uint8x16_t v = vreinterpretq_u8_u32(vdupq_n_u32(w));
+    v = vaeseq_u8(v, vdupq_n_u8(0));
+    return vgetq_lane_u32(vreinterpretq_u32_u8(v), 0);
+}
+
+static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+    const unsigned nk = (unsigned)key_len / 4, nr = nk + 6, total = 4 * (nr + 1);
+    uint32_t w[60];              /* words little-endian: byte 0 in bits 0..7 */
+    memcpy(w, key, key_len);
+    uint32_t rcon = 1;
+    for (unsigned i = nk; i < total; i++) {
+        uint32_t t = w[i - 1];
+        if (i % nk == 0) {       /* SubWord(RotWord(t)) ^ Rcon[i/Nk] */
+            t = sub_word((t >> 8) | (t << 24)) ^ rcon;
+            rcon = (rcon << 1) ^ (0x11bu & (0u - (rcon >> 7)));
+        } else if (nk > 6 && i % nk == 4) {
+            t = sub_word(t);
+        }
+        w[i] = w[i - nk] ^ t;
+    }
+    memcpy(k->sched, w, 16 * (nr + 1));
+    /* Equivalent inverse cipher: dk[0] = ek[nr], dk[i] = InvMixColumns(ek[nr-i]),
+       dk[nr] = ek[0]. */
+    uint8_t *dk = k->sched + SCHED_DEC;
+    vst1q_u8(dk, vld1q_u8(k->sched + 16 * nr));
+    for (unsigned i = 1; i < nr; i++)
+        vst1q_u8(dk + 16 * i, vaesimcq_u8(vld1q_u8(k->sched + 16 * (nr - i))));
+    vst1q_u8(dk + 16 * nr, vld1q_u8(k->sched));
+    k->sched[SCHED_WIDTH] = (unsigned char)neon_width();
+    hwc_wipe(w, sizeof w);
+}
+
+/* ---- the cipher on w blocks in parallel ---------------------------------------- */
+HWC_INLINE void load_keys(uint8x16_t *rk, const uint8_t *s, const int nr) {
+    UNROLL for (int r = 0; r <= nr; r++) rk[r] = vld1q_u8(s + 16 * r);
+}
+
+/* b[j] = E(b[j]) without the final AddRoundKey (caller XORs rk[nr], usually
+   together with something else). */
+HWC_INLINE void enc_w(uint8x16_t *b, const int w, const uint8x16_t *rk, const int nr) {
+    UNROLL for (int r = 0; r < nr - 1; r++) {
+        UNROLL for (int j = 0; j < w; j++) AESE_MC(b[j], rk[r]);
+    }
+    UNROLL for (int j = 0; j < w; j++) b[j] = vaeseq_u8(b[j], rk[nr - 1]);
+}
+
+HWC_INLINE void dec_w(uint8x16_t *b, const int w, const uint8x16_t *dk, const int nr) {
+    UNROLL for (int r = 0; r < nr - 1; r++) {
+        UNROLL for (int j = 0; j < w; j++) AESD_IMC(b[j], dk[r]);
+    }
+    UNROLL for (int j = 0; j < w; j++) b[j] = vaesdq_u8(b[j], dk[nr - 1]);
+}
+
+/* Runs BODY(w) over all blocks: 8 at a time if the schedule says so, then 4,
+   then 1. BODY advances in/out and decrements nothing itself. */
+#define OVER_BLOCKS(k, blocks, BODY)                                     \
+    do {                                                                 \
+        if ((k)->sched[SCHED_WIDTH] == 8)                                \
+            for (; (blocks) >= 8; (blocks) -= 8) { BODY(8); }            \
+        for (; (blocks) >= 4; (blocks) -= 4) { BODY(4); }                \
+        for (; (blocks) > 0; (blocks) -= 1) { BODY(1); }                 \
+    } while (0)
+
+/* Instantiates fn for the three key sizes (nr is a constant inside, so the
+   round loops unroll and the round keys stay in registers). */
+#define BY_ROUNDS(k, CALL)                  \
+    switch ((k)->rounds) {                  \
+    case 10: CALL(10); break;               \
+    case 12: CALL(12); break;               \
+    default: CALL(14); break;               \
+    }
+
+/* ---- ECB ------------------------------------------------------------------------ */
+HWC_INLINE void ecb_enc_nr(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
+                           size_t blocks, const int nr) {
+    uint8x16_t rk[15];
+    load_keys(rk, k->sched, nr);
+#define ECB_ENC(w)                                                             \
+    uint8x16_t b[w];                                                           \
+    UNROLL for (int j = 0; j < w; j++) b[j] = vld1q_u8(in + 16 * j);           \
+    enc_w(b, w, rk, nr);                                                       \
+    UNROLL for (int j = 0; j < w; j++) vst1q_u8(out + 16 * j, veorq_u8(b[j], rk[nr])); \
+    in += 16 * w;                                                              \
+    out += 16 * w;
+    OVER_BLOCKS(k, blocks, ECB_ENC);
+#undef ECB_ENC
+}
+
+HWC_INLINE void ecb_dec_nr(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
+                           size_t blocks, const int nr) {
+    uint8x16_t dk[15];
+    load_keys(dk, k->sched + SCHED_DEC, nr);
+#define ECB_DEC(w)                                                             \
+    uint8x16_t b[w];                                                           \
+    UNROLL for (int j = 0; j < w; j++) b[j] = vld1q_u8(in + 16 * j);           \
+    dec_w(b, w, dk, nr);                                                       \
+    UNROLL for (int j = 0; j < w; j++) vst1q_u8(out + 16 * j, veorq_u8(b[j], dk[nr])); \
+    in += 16 * w;                                                              \
+    out += 16 * w;
+    OVER_BLOCKS(k, blocks, ECB_DEC);
+#undef ECB_DEC
+}
+
+static void neon_ecb_encrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks) {
+#define CALL(nr) ecb_enc_nr(k, out, in, blocks, nr)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+static void neon_ecb_decrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks) {
+#define CALL(nr) ecb_dec_nr(k, out, in, blocks, nr)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+/* ---- CBC encrypt and the CMAC chain: one dependent chain ------------------------- */
+/* With t = c ^ ek[nr] (the last AESE output), the next block's first round is
+   AESE(c ^ p, ek[0]) = AESE(t, p ^ ek[0] ^ ek[nr]): the key-side XOR is off the
+   chain, which is then just nr AESE + nr-1 AESMC. */
+HWC_INLINE uint8x16_t chain_nr(const uint8x16_t *rk, uint8x16_t c, uint8_t *out,
+                               const uint8_t *in, size_t blocks, const int nr, const int store) {
+    const uint8x16_t k0n = veorq_u8(rk[0], rk[nr]);
+    uint8x16_t t = veorq_u8(c, rk[nr]);
+    for (size_t i = 0; i < blocks; i++) {
+        const uint8x16_t kp = veorq_u8(vld1q_u8(in + 16 * i), k0n);
+        AESE_MC(t, kp);
+        UNROLL for (int r = 1; r < nr - 1; r++) AESE_MC(t, rk[r]);
+        t = vaeseq_u8(t, rk[nr - 1]);
+        if (store) vst1q_u8(out + 16 * i, veorq_u8(t, rk[nr]));
+    }
+    return veorq_u8(t, rk[nr]);
+}
+
+HWC_INLINE void cbc_enc_nr(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out,
+                           const uint8_t *in, size_t blocks, const int nr) {
+    uint8x16_t rk[15];
+    load_keys(rk, k->sched, nr);
+    vst1q_u8(iv, chain_nr(rk, vld1q_u8(iv), out, in, blocks, nr, 1));
+}
+
+HWC_INLINE void cmac_nr(const hwc_aes_key *k, uint8_t state[16], const uint8_t *in,
+                        size_t blocks, const int nr) {
+    uint8x16_t rk[15];
+    load_keys(rk, k->sched, nr);
+    vst1q_u8(state, chain_nr(rk, vld1q_u8(state), NULL, in, blocks, nr, 0));
+}
+
+static void neon_cbc_encrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out,
+                             const uint8_t *in, size_t blocks) {
+#define CALL(nr) cbc_enc_nr(k, iv, out, in, blocks, nr)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+static void neon_cmac_chain(const hwc_aes_key *k, uint8_t state[16], const uint8_t *in,
+                            size_t blocks) {
+#define CALL(nr) cmac_nr(k, state, in, blocks, nr)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+/* ---- CBC decrypt: blocks independent ----------------------------------------------- */
+HWC_INLINE void cbc_dec_nr(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out,
+                           const uint8_t *in, size_t blocks, const int nr) {
+    uint8x16_t dk[15];
+    load_keys(dk, k->sched + SCHED_DEC, nr);
+    uint8x16_t prev = vld1q_u8(iv);
+    /* All ciphertext of a group is loaded before any plaintext is stored
+       (in place: out == in). */
+#define CBC_DEC(w)                                                             \
+    uint8x16_t c[w], b[w];                                                     \
+    UNROLL for (int j = 0; j < w; j++) b[j] = c[j] = vld1q_u8(in + 16 * j);    \
+    dec_w(b, w, dk, nr);                                                       \
+    vst1q_u8(out, veorq_u8(b[0], veorq_u8(dk[nr], prev)));                     \
+    UNROLL for (int j = 1; j < w; j++)                                         \
+        vst1q_u8(out + 16 * j, veorq_u8(b[j], veorq_u8(dk[nr], c[j - 1])));    \
+    prev = c[w - 1];                                                           \
+    in += 16 * w;                                                              \
+    out += 16 * w;
+    OVER_BLOCKS(k, blocks, CBC_DEC);
+#undef CBC_DEC
+    vst1q_u8(iv, prev);
+}
+
+static void neon_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out,
+                             const uint8_t *in, size_t blocks) {
+#define CALL(nr) cbc_dec_nr(k, iv, out, in, blocks, nr)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+/* ---- CTR: 128-bit big-endian counter (SP 800-38A B.1, wraps mod 2^128) ----------- */
+static inline uint64_t load_be64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+static inline void store_be64(uint8_t *p, uint64_t v) {
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+}
+
+/* The counter lives in a vector as two native 64-bit lanes {hi, lo}. Adding
+   j < 2^64 to the 128-bit value: lane add, then a carry into hi exactly when
+   the new lo is below j (unsigned compare, moved to lane 0 and subtracted as
+   -1). REV64 per lane gives the big-endian block. All in vector registers:
+   built from general registers (fmov + ins) the blocks would be partial
+   register writes, which serialise them on some cores and in llvm-mca. */
+HWC_INLINE uint64x2_t ctr_add(uint64x2_t c, uint64x2_t inc) {
+    const uint64x2_t s = vaddq_u64(c, inc);
+    const uint64x2_t carry = vcltq_u64(s, inc);          /* lane 1 meaningful */
+    return vsubq_u64(s, vextq_u64(carry, vdupq_n_u64(0), 1));
+}
+
+HWC_INLINE void ctr_nr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out,
+                       const uint8_t *in, size_t blocks, const int nr) {
+    uint8x16_t rk[15];
+    load_keys(rk, k->sched, nr);
+    uint64x2_t c = vcombine_u64(vcreate_u64(load_be64(ctr)), vcreate_u64(load_be64(ctr + 8)));
+#define CTR(w)                                                                 \
+    uint8x16_t b[w];                                                           \
+    b[0] = vrev64q_u8(vreinterpretq_u8_u64(c));                                \
+    UNROLL for (int j = 1; j < w; j++)                                         \
+        b[j] = vrev64q_u8(vreinterpretq_u8_u64(                                \
+            ctr_add(c, vcombine_u64(vcreate_u64(0), vcreate_u64((uint64_t)j))))); \
+    c = ctr_add(c, vcombine_u64(vcreate_u64(0), vcreate_u64((uint64_t)w)));    \
+    enc_w(b, w, rk, nr);                                                       \
+    UNROLL for (int j = 0; j < w; j++)                                         \
+        vst1q_u8(out + 16 * j, veorq_u8(vld1q_u8(in + 16 * j), veorq_u8(b[j], rk[nr]))); \
+    in += 16 * w;                                                              \
+    out += 16 * w;
+    OVER_BLOCKS(k, blocks, CTR);
+#undef CTR
+    store_be64(ctr, vgetq_lane_u64(c, 0));
+    store_be64(ctr + 8, vgetq_lane_u64(c, 1));
+}
+
+static void neon_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                     size_t blocks) {
+#define CALL(nr) ctr_nr(k, ctr, out, in, blocks, nr)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+/* ---- XTS (IEEE 1619-2018 5.3.1/5.4.1) ------------------------------------------------ */
+/* The tweak is a 128-bit little-endian number (byte 0 least significant);
+   multiplying by x = shift left one bit, and if bit 127 fell out, XOR 0x87
+   into byte 0. Shift-and-XOR in general registers, branch-free. */
+typedef struct { uint64_t lo, hi; } tweak128;
+
+HWC_INLINE tweak128 xts_double(tweak128 t) {
+    const uint64_t carry = 0 - (t.hi >> 63);
+    tweak128 r;
+    r.hi = (t.hi << 1) | (t.lo >> 63);
+    r.lo = (t.lo << 1) ^ (carry & 0x87);
+    return r;
+}
+
+HWC_INLINE uint8x16_t tweak_vec(tweak128 t) {
+    return vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(t.lo), vcreate_u64(t.hi)));
+}
+
+HWC_INLINE void xts_nr(const hwc_aes_key *k, uint8_t tw[16], uint8_t *out, const uint8_t *in,
+                       size_t blocks, const int nr, const int decrypt) {
+    uint8x16_t rk[15];
+    load_keys(rk, k->sched + (decrypt ? SCHED_DEC : 0), nr);
+    tweak128 t;
+    memcpy(&t.lo, tw, 8);        /* AArch64 Linux is little-endian */
+    memcpy(&t.hi, tw + 8, 8);
+#define XTS(w)                                                                 \
+    uint8x16_t b[w], tv[w];                                                    \
+    UNROLL for (int j = 0; j < w; j++) {                                       \
+        tv[j] = tweak_vec(t);                                                  \
+        t = xts_double(t);                                                     \
+        b[j] = veorq_u8(vld1q_u8(in + 16 * j), tv[j]);                         \
+    }                                                                          \
+    if (decrypt) dec_w(b, w, rk, nr); else enc_w(b, w, rk, nr);                \
+    UNROLL for (int j = 0; j < w; j++)                                         \
+        vst1q_u8(out + 16 * j, veorq_u8(b[j], veorq_u8(rk[nr], tv[j])));       \
+    in += 16 * w;                                                              \
+    out += 16 * w;
+    OVER_BLOCKS(k, blocks, XTS);
+#undef XTS
+    memcpy(tw, &t.lo, 8);
+    memcpy(tw + 8, &t.hi, 8);
+}
+
+static void neon_xts_encrypt(const hwc_aes_key *k, uint8_t t[16], uint8_t *out,
+                             const uint8_t *in, size_t blocks) {
+#define CALL(nr) xts_nr(k, t, out, in, blocks, nr, 0)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+static void neon_xts_decrypt(const hwc_aes_key *k, uint8_t t[16], uint8_t *out,
+                             const uint8_t *in, size_t blocks) {
+#define CALL(nr) xts_nr(k, t, out, in, blocks, nr, 1)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+const hwc_aes_impl hwc_aes_neon = {
+    .setkey = neon_setkey,
+    .ecb_encrypt = neon_ecb_encrypt,
+    .ecb_decrypt = neon_ecb_decrypt,
+    .cbc_encrypt = neon_cbc_encrypt,
+    .cbc_decrypt = neon_cbc_decrypt,
+    .ctr = neon_ctr,
+    .xts_encrypt = neon_xts_encrypt,
+    .xts_decrypt = neon_xts_decrypt,
+    .cmac_chain = neon_cmac_chain,
+};

@@ -253,6 +253,14 @@ static void mont_mul(const mont_ctx *c, hwc_limb *r, const hwc_limb *a, const hw
         hwc_mpi_montmul_muladd(c->impl->muladd, r, a, b, c->m, c->n, c->minv, c->scratch);
 }
 
+/* r = a^2 R^-1: the kernel's montmul, or the core square from muladd. */
+static void mont_sqr(const mont_ctx *c, hwc_limb *r, const hwc_limb *a) {
+    if (c->impl->montmul)
+        c->impl->montmul(r, a, a, c->m, c->n, c->minv, c->scratch);
+    else
+        hwc_mpi_montsqr_muladd(c->impl->muladd, r, a, c->m, c->n, c->minv, c->scratch);
+}
+
 /* -m^-1 mod 2^64 for odd m0: x = m0 is an inverse mod 2^3 (m0^2 == 1 mod 8);
    each Newton step x = x(2 - m0 x) doubles the correct bits: 3->6->...->96. */
 static hwc_limb mont_minv(hwc_limb m0) {
@@ -378,7 +386,7 @@ int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *b
     }
     memcpy(r2, one, n * sizeof(hwc_limb));
     for (size_t i = 0; i < k; i++) mod_double(r2, mod, n, tmp);
-    for (unsigned i = 0; i < sq; i++) mont_mul(&mc, r2, r2, r2);
+    for (unsigned i = 0; i < sq; i++) mont_sqr(&mc, r2, r2);
 
     /* T[i] = base^i in Montgomery form */
     hwc_limb *t1 = table + n;
@@ -391,7 +399,7 @@ int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *b
     size_t nwin = (bits + w - 1) / w;
     table_select(acc, table, entries, n, exp_window(exp, exp_n, (nwin - 1) * w, w));
     for (size_t win = nwin - 1; win-- > 0;) {
-        for (unsigned i = 0; i < w; i++) mont_mul(&mc, acc, acc, acc);
+        for (unsigned i = 0; i < w; i++) mont_sqr(&mc, acc, acc);
         table_select(tmp, table, entries, n, exp_window(exp, exp_n, win * w, w));
         mont_mul(&mc, acc, acc, tmp);
     }

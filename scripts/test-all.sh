@@ -70,16 +70,24 @@ else
     else
       step_fail "qemu $model: aes=$got_aes mpi=$got_mpi, expected aes=$want_aes mpi=$want_mpi"
     fi
+    # qemu 7.2 TCG computes VAESENC on ymm wrongly (a two-line program shows
+    # _mm256_aesenc_epi128 != two _mm_aesenc_si128 under -cpu max; natively
+    # they agree): vaes-avx2 is tested natively, here only its selection.
+    skip=""; why=""
+    if [ "$model" = max ]; then skip="aes/vaes-avx2"; why="qemu 7.2 VAES ymm emulation bug"; fi
     for t in build-ci/tests/test_*; do
       [ -x "$t" ] || continue
-      if QEMU_CPU=$model QEMU_SHIM_EMULATOR=$qemu HWC_TEST_QUICK=1 "$qemu" "$t" >"$t.$model.log" 2>&1; then
+      if QEMU_CPU=$model QEMU_SHIM_EMULATOR=$qemu HWC_TEST_QUICK=1 HWC_TEST_SKIP=$skip \
+         HWC_TEST_SKIP_WHY=$why "$qemu" "$t" >"$t.$model.log" 2>&1; then
         step_ok
       else
         tail -n 30 "$t.$model.log"; step_fail "qemu $model: $(basename "$t")"
       fi
     done
-    QEMU_CPU=$model "$qemu" build-ci/tools/hwcrypt selftest >/dev/null && step_ok ||
-      step_fail "qemu $model: selftest"
+    if [ -z "$skip" ]; then
+      QEMU_CPU=$model "$qemu" build-ci/tools/hwcrypt selftest >/dev/null && step_ok ||
+        step_fail "qemu $model: selftest"
+    fi
   done
 fi
 

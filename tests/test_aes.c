@@ -445,7 +445,7 @@ static void chain_check(const char *kernel, void *arg) {
             switch (mode) {
             case 0:
                 rc = hwc_aes_ecb_encrypt(&k, go.p, gi.p, n);
-                rc2 = hwc_aes_ecb_encrypt(&k, one, in, 0) | hwc_aes_ecb_encrypt(&k, one, gi.p, n);
+                rc2 = hwc_aes_ecb_encrypt(&k, one, gi.p, n);
                 break;
             case 1:
                 rc = hwc_aes_cbc_encrypt(&k, gv.p, go.p, gi.p, n);

@@ -370,7 +370,7 @@ static void check_modexp_size(const char *who, hwc_rng *g, uint64_t seed, size_t
     modexp_expect(who, base, e, 1, m, n, one, "exp=0", seed);
     modexp_expect(who, base, e, heavy ? n + 2 : 3, m, n, one, "exp=0 long", seed);
     e[0] = 1;
-    modexp_expect(who, base, e, en, m, n, base, "exp=1", seed);
+    modexp_expect(who, base, e, heavy ? en : 1, m, n, base, "exp=1", seed);
     e[0] = 2;
     hwc_limb t[2 * MAXN];
     ref_mul(t, base, n, base, n);
@@ -404,7 +404,7 @@ static void kern_modexp(const char *kernel, void *arg) {
     hwc_rng_init(&g, seed);
     int q = quick();
     for (size_t n = 1; n <= 64; n += (q && n >= 8) ? 7 : 1) {
-        int heavy = q ? n <= 16 : 1;
+        int heavy = q ? n <= 16 : (n <= 24 || n % 8 == 0);
         check_modexp_size(kernel, &g, seed, n, q ? 2 : n, 0, heavy);
         if (n > 1)
             check_modexp_size(kernel, &g, seed, n, q ? 1 : (n + 1) / 2, 1 + hwc_rng_below(&g, n - 1), 0);
@@ -500,8 +500,9 @@ static void kern_fermat(const char *kernel, void *arg) {
 
 Test(mpi, modexp_fermat) { hwc_test_each_kernel("mpi", kern_fermat, NULL); }
 
-/* Montgomery product built from the portable muladd (and from each
-   kernel's muladd): r*R == a*b mod m, r < m. */
+/* Montgomery product and square built from the portable muladd (and from
+   the active kernel's muladd): r*R == a*b mod m, r < m. n up to 12 with
+   (m-1)^2 at n = 3 (largest intermediate). */
 static void check_mont(const char *who, muladd_fn muladd, uint64_t seed) {
     hwc_rng g;
     hwc_rng_init(&g, seed);
@@ -525,6 +526,21 @@ static void check_mont(const char *who, muladd_fn muladd, uint64_t seed) {
                   (unsigned long long)seed);
         hwc_mpi_montmul_muladd(muladd, a, a, b, m, n, minv, scr); /* r aliasing a */
         cr_assert(memcmp(a, r, n * 8) == 0, "%s montmul n=%zu in place differs", who, n);
+        /* square: equals the product a*a, in place too */
+        hwc_limb sq[12];
+        hwc_mpi_montmul_muladd(muladd, r, a, a, m, n, minv, scr);
+        hwc_mpi_montsqr_muladd(muladd, sq, a, m, n, minv, scr);
+        cr_assert(memcmp(sq, r, n * 8) == 0, "%s montsqr n=%zu != montmul(a, a) (seed 0x%llx)", who, n,
+                  (unsigned long long)seed);
+        hwc_mpi_montsqr_muladd(muladd, a, a, m, n, minv, scr);
+        cr_assert(memcmp(a, r, n * 8) == 0, "%s montsqr n=%zu in place differs", who, n);
+        ref_mul(t, r, n, r, n); /* and against the reference: sq^2 R^-1 */
+        ref_mod(w1, t, 2 * n, m, n);
+        hwc_mpi_montsqr_muladd(muladd, sq, r, m, n, minv, scr);
+        memset(x, 0, n * 8);
+        memcpy(x + n, sq, n * 8);
+        ref_mod(w2, x, 2 * n, m, n);
+        cr_assert(memcmp(w1, w2, n * 8) == 0 && ref_cmp(sq, m, n) < 0, "%s montsqr n=%zu wrong", who, n);
     }
 }
 

@@ -336,7 +336,7 @@ static void check_equiv(const char *kernel, void *argp) {
     }
 }
 
-Test(streebog, kernels_agree_with_generic_and_libgcrypt, .timeout = 600) {
+Test(streebog, kernels_agree_with_generic_and_libgcrypt) {
     equiv_arg a;
     a.seed = hwc_test_seed();
     a.data = malloc(BIG2);

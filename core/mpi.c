@@ -78,6 +78,7 @@ static hwc_limb sub_1(hwc_limb *t, size_t len, hwc_limb c) {
 
 /* r[i] = mask ? a[i] : b[i], mask all-ones or zero. */
 static void select_n(hwc_limb *r, hwc_limb mask, const hwc_limb *a, const hwc_limb *b, size_t n) {
+    mask = hwc_ct_barrier(mask);
     for (size_t i = 0; i < n; i++) r[i] = (a[i] & mask) | (b[i] & ~mask);
 }
 
@@ -138,7 +139,7 @@ static void kara(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, const hwc
     kara(muladd, r + 2 * h, a + h, b + h, hh, next); /* r[2h..2k) = a1*b1 */
     kara(muladd, p, s, t, hh, next);                /* p = s'*t' (2hh limbs) */
     /* (s' + cs Y)(t' + ct Y) = s't' + (cs t' + ct s') Y + cs ct Y^2, Y = 2^(64hh) */
-    hwc_limb top = cs & ct, ms = 0 - cs, mt = 0 - ct;
+    hwc_limb top = cs & ct, ms = hwc_ct_barrier(0 - cs), mt = hwc_ct_barrier(0 - ct);
     hwc_limb c = 0;
     for (size_t i = 0; i < hh; i++) { /* p[hh..2hh) += (t & ms) + (s & mt) */
         hwc_limb x = p[hh + i] + c;
@@ -294,7 +295,7 @@ static void table_select(hwc_limb *out, const hwc_limb *table, size_t entries, s
     memset(out, 0, n * sizeof(hwc_limb));
     for (size_t i = 0; i < entries; i++) {
         hwc_limb d = (hwc_limb)(i ^ idx);
-        hwc_limb mask = ((d | (0 - d)) >> 63) - 1; /* d == 0 -> ~0, else 0 */
+        hwc_limb mask = hwc_ct_barrier(((d | (0 - d)) >> 63) - 1); /* d == 0 -> ~0, else 0 */
         const hwc_limb *e = table + i * n;
         for (size_t j = 0; j < n; j++) out[j] |= e[j] & mask;
     }

@@ -6,6 +6,14 @@
 #include <stddef.h>
 #include "core/kernel.h"
 
+/* Hide a mask's value from the optimiser: without it clang 14 recognises
+   ((d | -d) >> 63) - 1 as "i == idx" and turns the masked table scan into
+   a branch on the secret index (caught by tests/ct_modexp.c). */
+static inline hwc_limb hwc_ct_barrier(hwc_limb x) {
+    __asm__("" : "+r"(x));
+    return x;
+}
+
 typedef hwc_limb (*hwc_muladd_fn)(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
 
 /* Montgomery product r = a*b*2^(-64n) mod m built from a kernel's muladd

@@ -32,7 +32,7 @@ static void final_sub(hwc_limb *r, const hwc_limb *u, hwc_limb top, const hwc_li
         borrow = b1 | (s < borrow);
     }
     hwc_limb take_d = (top | (borrow ^ 1)) & 1;
-    hwc_limb md = 0 - take_d, mu = ~md;
+    hwc_limb md = hwc_ct_barrier(0 - take_d), mu = ~md;
     for (size_t i = 0; i < n; i++) r[i] = (d[i] & md) | (u[i] & mu);
 }
 

@@ -53,7 +53,8 @@ const hwc_registry_entry hwc_registry[] = {
     {HWC_FAM_AES, "aesni", AES_NI_NEEDS, 100, 0, &hwc_aes_aesni},
 #endif
 #ifdef HWC_HAVE_AES_NEON
-    /* ARMv8 Crypto Extensions (AESE/AESD/PMULL); EOR3 checked inside at init. */
+    /* ARMv8 Crypto Extensions (AESE/AESD); no EOR3/SHA3 used. 4 or 8 blocks
+       interleaved, chosen per CPU model at setkey (impl/neon/aes_neon.c). */
     {HWC_FAM_AES, "neon", HWC_F_ASIMD | HWC_F_ARM_AES | HWC_F_PMULL, 100, 0, &hwc_aes_neon},
 #endif
     /* Bitsliced, constant time, any CPU. */

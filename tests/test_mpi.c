@@ -416,7 +416,7 @@ static void kern_modexp(const char *kernel, void *arg) {
     }
 }
 
-Test(mpi, modexp_sizes, .timeout = 600) {
+Test(mpi, modexp_sizes) {
     hwc_test_each_kernel("mpi", kern_modexp, NULL);
     no_gmp_note("modexp (reference used for small sizes only; identities below cover the rest)");
 }

@@ -27,25 +27,37 @@
 static inline __attribute__((always_inline)) hwc_limb addmul(hwc_limb *d, const hwc_limb *s,
                                                              size_t n, hwc_limb b) {
     hwc_limb hi, lo, h1, h2;
-    size_t rem = n & 7, blocks = n >> 3;
+    size_t c, blocks = n >> 3, r4 = n & 4, r2 = n & 2, r1 = n & 1;
+    /* n % 8 limbs as blocks of 1, 2 and 4 (chosen with JRCXZ, which reads
+       no flag), then the 8-limb loop. */
     __asm__ volatile(
         "xorl %k[hi], %k[hi]\n\t" /* hi = 0; clears CF and OF */
-        "jrcxz 2f\n"
-        "1:\n\t"                  /* n % 8 single limbs */
+        "movq %[r1], %%rcx\n\t"
+        "jrcxz 1f\n\t"
         "mulxq (%[s]), %[lo], %[h1]\n\t"
         "adcxq %[hi], %[lo]\n\t"
         "adoxq (%[d]), %[lo]\n\t"
         "movq %[lo], (%[d])\n\t"
         "movq %[h1], %[hi]\n\t"
         "leaq 8(%[s]), %[s]\n\t"
-        "leaq 8(%[d]), %[d]\n\t"
-        "leaq -1(%%rcx), %%rcx\n\t"
+        "leaq 8(%[d]), %[d]\n"
+        "1:\n\t"
+        "movq %[r2], %%rcx\n\t"
         "jrcxz 2f\n\t"
-        "jmp 1b\n"
+        ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "hi")
+        "leaq 16(%[s]), %[s]\n\t"
+        "leaq 16(%[d]), %[d]\n"
         "2:\n\t"
+        "movq %[r4], %%rcx\n\t"
+        "jrcxz 3f\n\t"
+        ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "h2") ADX_STEP(2, "h2", "h1")
+        ADX_STEP(3, "h1", "hi")
+        "leaq 32(%[s]), %[s]\n\t"
+        "leaq 32(%[d]), %[d]\n"
+        "3:\n\t"
         "movq %[blk], %%rcx\n\t"
         "jmp 5f\n"
-        "3:\n\t" /* 8 limbs per iteration */
+        "4:\n\t" /* 8 limbs per iteration */
         ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "h2") ADX_STEP(2, "h2", "h1")
         ADX_STEP(3, "h1", "h2") ADX_STEP(4, "h2", "h1") ADX_STEP(5, "h1", "h2")
         ADX_STEP(6, "h2", "h1") ADX_STEP(7, "h1", "hi")
@@ -53,17 +65,140 @@ static inline __attribute__((always_inline)) hwc_limb addmul(hwc_limb *d, const 
         "leaq 64(%[d]), %[d]\n\t"
         "leaq -1(%%rcx), %%rcx\n"
         "5:\n\t"
-        "jrcxz 4f\n\t"
-        "jmp 3b\n"
-        "4:\n\t" /* carry out = hi + CF + OF (cannot overflow) */
+        "jrcxz 6f\n\t"
+        "jmp 4b\n"
+        "6:\n\t" /* carry out = hi + CF + OF (cannot overflow) */
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[hi]\n\t"
         "adoxq %[lo], %[hi]\n\t"
         : [hi] "=&r"(hi), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2), [d] "+r"(d),
-          [s] "+r"(s), "+c"(rem)
-        : "d"(b), [blk] "r"(blocks)
+          [s] "+r"(s), "=&c"(c)
+        : "d"(b), [blk] "rm"(blocks), [r4] "rm"(r4), [r2] "rm"(r2), [r1] "rm"(r1)
         : "cc", "memory");
+    (void)c;
     return hi;
+}
+
+/* t[0..2n) = 2*t + diagonal a[i]^2: the doubling runs on CF (ADCX x, x),
+   the diagonal on OF (ADOX). t < a^2 / 2, so no carry leaves the top. */
+static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
+    hwc_limb lo, hi, x0, x1, ad;
+    size_t c;
+    __asm__ volatile(
+        "xorl %k[lo], %k[lo]\n"
+        "1:\n\t"
+        "movq (%[a]), %%rdx\n\t"
+        "mulxq %%rdx, %[lo], %[hi]\n\t"
+        "movq (%[t]), %[x0]\n\t"
+        "movq 8(%[t]), %[x1]\n\t"
+        "adcxq %[x0], %[x0]\n\t"
+        "adcxq %[x1], %[x1]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "adoxq %[hi], %[x1]\n\t"
+        "movq %[x0], (%[t])\n\t"
+        "movq %[x1], 8(%[t])\n\t"
+        "leaq 8(%[a]), %[a]\n\t"
+        "leaq 16(%[t]), %[t]\n\t"
+        "leaq -1(%%rcx), %%rcx\n\t"
+        "jrcxz 2f\n\t"
+        "jmp 1b\n"
+        "2:\n\t"
+        : [lo] "=&r"(lo), [hi] "=&r"(hi), [x0] "=&r"(x0), [x1] "=&r"(x1), "=&d"(ad), [t] "+r"(t),
+          [a] "+r"(a), "=c"(c)
+        : "7"(n)
+        : "cc", "memory");
+    (void)c;
+    (void)ad;
+}
+
+/* The 8-limb loop of addmul over s = %[s], d = %[d], %%rcx blocks, rdx the
+   multiplier; leaves the carry limb in %[hi] and %[d] at the end of the row. */
+#define ADX_ROW8(L)                                                               \
+    "xorl %k[hi], %k[hi]\n"                                                       \
+    #L ":\n\t"                                                                    \
+    ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "h2") ADX_STEP(2, "h2", "h1")       \
+    ADX_STEP(3, "h1", "h2") ADX_STEP(4, "h2", "h1") ADX_STEP(5, "h1", "h2")       \
+    ADX_STEP(6, "h2", "h1") ADX_STEP(7, "h1", "hi")                               \
+    "leaq 64(%[s]), %[s]\n\t"                                                     \
+    "leaq 64(%[d]), %[d]\n\t"                                                     \
+    "leaq -1(%%rcx), %%rcx\n\t"                                                   \
+    "jrcxz " #L "f\n\t"                                                           \
+    "jmp " #L "b\n"                                                               \
+    #L ":\n\t"                                                                    \
+    "movl $0, %k[lo]\n\t"                                                         \
+    "adcxq %[lo], %[hi]\n\t"                                                      \
+    "adoxq %[lo], %[hi]\n\t"
+
+/* Montgomery reduction rows for n = 8*n8 (separated operand scanning):
+   for i < n: t[i..i+n) += (t[i]*minv) * m, the carry and the running top
+   word added into t[i+n]; t[2n] = final top word. One asm loop, no
+   per-row compiler overhead. */
+static void reduce_rows8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb minv) {
+    hwc_limb top, lo, h1, h2, hi, *d;
+    const hwc_limb *s;
+    size_t rows = 8 * n8, c;
+    __asm__ volatile(
+        "xorl %k[top], %k[top]\n"
+        "7:\n\t"
+        "movq (%[t]), %%rdx\n\t"
+        "imulq %[minv], %%rdx\n\t"
+        "movq %[t], %[d]\n\t"
+        "movq %[m], %[s]\n\t"
+        "movq %[n8], %%rcx\n\t"
+        ADX_ROW8(1)
+        /* (top, t[i+n]) = t[i+n] + carry + top; top stays 0 or 1 */
+        "addq %[top], %[hi]\n\t"
+        "setc %b[lo]\n\t"
+        "addq %[hi], (%[d])\n\t"
+        "adcq $0, %[lo]\n\t"
+        "movq %[lo], %[top]\n\t"
+        "leaq 8(%[t]), %[t]\n\t"
+        "decq %[rows]\n\t"
+        "jnz 7b\n\t"
+        "movq %[top], 8(%[d])\n\t"
+        : [t] "+r"(t), [top] "=&r"(top), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2),
+          [hi] "=&r"(hi), [s] "=&r"(s), [d] "=&r"(d), [rows] "+rm"(rows), "=&c"(c)
+        : [m] "rm"(m), [n8] "rm"(n8), [minv] "rm"(minv)
+        : "rdx", "cc", "memory");
+    (void)c;
+}
+
+/* Coarsely integrated Montgomery rows for n = 8*n8: t[0..n] zeroed here; for
+   i < n: t[i..] += a*b[i], then += (t[i]*minv)*m; t[n..2n] = result. */
+static void cios_rows8(hwc_limb *t, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
+                       size_t n8, hwc_limb minv) {
+    hwc_limb lo, h1, h2, hi, *d;
+    const hwc_limb *s;
+    size_t rows = 8 * n8, c;
+    for (size_t i = 0; i <= 8 * n8; i++) t[i] = 0;
+    __asm__ volatile(
+        "7:\n\t"
+        "movq (%[b]), %%rdx\n\t"
+        "movq %[t], %[d]\n\t"
+        "movq %[a], %[s]\n\t"
+        "movq %[n8], %%rcx\n\t"
+        ADX_ROW8(1)
+        /* t[i+n] += carry; t[i+n+1] = carry out */
+        "addq %[hi], (%[d])\n\t"
+        "setc %b[lo]\n\t"
+        "movq %[lo], 8(%[d])\n\t"
+        "movq (%[t]), %%rdx\n\t"
+        "imulq %[minv], %%rdx\n\t"
+        "movq %[t], %[d]\n\t"
+        "movq %[m], %[s]\n\t"
+        "movq %[n8], %%rcx\n\t"
+        ADX_ROW8(2)
+        "addq %[hi], (%[d])\n\t"
+        "adcq $0, 8(%[d])\n\t"
+        "leaq 8(%[t]), %[t]\n\t"
+        "leaq 8(%[b]), %[b]\n\t"
+        "decq %[rows]\n\t"
+        "jnz 7b\n\t"
+        : [t] "+r"(t), [b] "+r"(b), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2),
+          [hi] "=&r"(hi), [s] "=&r"(s), [d] "=&r"(d), [rows] "+rm"(rows), "=&c"(c)
+        : [a] "rm"(a), [m] "rm"(m), [n8] "rm"(n8), [minv] "rm"(minv)
+        : "rdx", "cc", "memory");
+    (void)c;
 }
 
 hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
@@ -84,22 +219,7 @@ static void sqr(hwc_limb *t, const hwc_limb *a, size_t n) {
     for (size_t i = 1; i < n; i++) t[i] = 0;
     for (size_t i = 0; i + 1 < n; i++) t[i + n] = addmul(t + 2 * i + 1, a + i + 1, n - i - 1, a[i]);
     t[2 * n - 1] = 0;
-    /* double, then add the diagonal */
-    hwc_limb top = 0;
-    for (size_t i = 0; i < 2 * n; i++) {
-        hwc_limb x = t[i];
-        t[i] = (x << 1) | top;
-        top = x >> 63;
-    }
-    unsigned char c = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned __int128 p = (unsigned __int128)a[i] * a[i];
-        unsigned long long lo, hi;
-        c = _addcarry_u64(c, t[2 * i], (hwc_limb)p, &lo);
-        c = _addcarry_u64(c, t[2 * i + 1], (hwc_limb)(p >> 64), &hi);
-        t[2 * i] = lo;
-        t[2 * i + 1] = hi;
-    }
+    double_add_diag(t, a, n);
 }
 
 /* r = t[n..2n] - m if that does not borrow, else t[n..2n); t[2n] is the top. */
@@ -122,6 +242,11 @@ void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, cons
         /* square then reduce (separated operand scanning) */
         sqr(t, a, n);
         t[2 * n] = 0;
+        if ((n & 7) == 0) {
+            reduce_rows8(t, m, n / 8, minv);
+            final_sub(r, t, m, n);
+            return;
+        }
         hwc_limb hi = 0;
         for (size_t i = 0; i < n; i++) {
             hwc_limb c = addmul(t + i, m, n, t[i] * minv);
@@ -133,6 +258,11 @@ void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, cons
     } else {
         /* coarsely integrated: row i adds a*b[i] and q*m into t[i..i+n],
            t[i+n] holding the running top word */
+        if ((n & 7) == 0) {
+            cios_rows8(t, a, b, m, n / 8, minv);
+            final_sub(r, t, m, n);
+            return;
+        }
         for (size_t i = 0; i <= n; i++) t[i] = 0;
         for (size_t i = 0; i < n; i++) {
             hwc_limb c1 = addmul(t + i, a, n, b[i]);

@@ -3,8 +3,10 @@
  * 64-bit targets compile it to MUL/UMULH + ADD/ADC), and 32 x 32 -> 64-bit
  * half products otherwise (Knuth TAOCP vol. 2, 4.3.1, algorithm M with
  * base 2^32). Neither branches on data: carries are computed arithmetically.
- * montmul is left NULL: core/mpi_mont.c builds it from muladd (measured as
- * fast as a fused C CIOS loop here, see core/mpi_mont.c). */
+ * montmul is left NULL: core/mpi_mont.c builds the product and a dedicated
+ * square from muladd. A fused C CIOS loop (both products per limb in one
+ * pass) measured slower with gcc 12 -O3 here: at 32 limbs 2263 ns against
+ * 1573 ns (product) / 947 ns (square) from muladd. */
 #include "core/kernel.h"
 #include "core/mpi_internal.h"
 

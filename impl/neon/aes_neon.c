@@ -27,7 +27,27 @@
 #define SCHED_WIDTH 512
 
 #define HWC_INLINE static inline __attribute__((always_inline))
-#define UNROLL _Pragma("GCC unroll 16")
+/* EACH(i, n, stmt...): stmt for i = 0, 1, ..., n-1 (n <= 15), written out with
+   i an enum constant. n is a constant once the always-inline helpers below
+   are inlined, so the ifs fold away and round keys and blocks stay in
+   registers; no compiler has to decide to unroll a loop (clang 14 does not
+   fully unroll these even under a pragma). */
+#define EACH(i, n, ...)                                                     \
+    do {                                                                    \
+        EACH1_(i, 0, n, __VA_ARGS__) EACH1_(i, 1, n, __VA_ARGS__)           \
+        EACH1_(i, 2, n, __VA_ARGS__) EACH1_(i, 3, n, __VA_ARGS__)           \
+        EACH1_(i, 4, n, __VA_ARGS__) EACH1_(i, 5, n, __VA_ARGS__)           \
+        EACH1_(i, 6, n, __VA_ARGS__) EACH1_(i, 7, n, __VA_ARGS__)           \
+        EACH1_(i, 8, n, __VA_ARGS__) EACH1_(i, 9, n, __VA_ARGS__)           \
+        EACH1_(i, 10, n, __VA_ARGS__) EACH1_(i, 11, n, __VA_ARGS__)         \
+        EACH1_(i, 12, n, __VA_ARGS__) EACH1_(i, 13, n, __VA_ARGS__)         \
+        EACH1_(i, 14, n, __VA_ARGS__)                                       \
+    } while (0)
+#define EACH1_(i, v, n, ...)                                                \
+    if ((v) < (n)) {                                                        \
+        enum { i = v };                                                     \
+        __VA_ARGS__;                                                        \
+    }
 
 /* One full round without AddRoundKey of the next round: b = MC(SR(SB(b ^ k))). */
 #define AESE_MC(b, k) __asm__("aese %0.16b, %1.16b\n\taesmc %0.16b, %0.16b" : "+w"(b) : "w"(k))
@@ -99,23 +119,19 @@ static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
 
 /* ---- the cipher on w blocks in parallel ---------------------------------------- */
 HWC_INLINE void load_keys(uint8x16_t *rk, const uint8_t *s, const int nr) {
-    UNROLL for (int r = 0; r <= nr; r++) rk[r] = vld1q_u8(s + 16 * r);
+    EACH(r, nr + 1, rk[r] = vld1q_u8(s + 16 * r));
 }
 
 /* b[j] = E(b[j]) without the final AddRoundKey (caller XORs rk[nr], usually
    together with something else). */
 HWC_INLINE void enc_w(uint8x16_t *b, const int w, const uint8x16_t *rk, const int nr) {
-    UNROLL for (int r = 0; r < nr - 1; r++) {
-        UNROLL for (int j = 0; j < w; j++) AESE_MC(b[j], rk[r]);
-    }
-    UNROLL for (int j = 0; j < w; j++) b[j] = vaeseq_u8(b[j], rk[nr - 1]);
+    EACH(r, nr - 1, EACH(j, w, AESE_MC(b[j], rk[r])));
+    EACH(j, w, b[j] = vaeseq_u8(b[j], rk[nr - 1]));
 }
 
 HWC_INLINE void dec_w(uint8x16_t *b, const int w, const uint8x16_t *dk, const int nr) {
-    UNROLL for (int r = 0; r < nr - 1; r++) {
-        UNROLL for (int j = 0; j < w; j++) AESD_IMC(b[j], dk[r]);
-    }
-    UNROLL for (int j = 0; j < w; j++) b[j] = vaesdq_u8(b[j], dk[nr - 1]);
+    EACH(r, nr - 1, EACH(j, w, AESD_IMC(b[j], dk[r])));
+    EACH(j, w, b[j] = vaesdq_u8(b[j], dk[nr - 1]));
 }
 
 /* Runs BODY(w) over all blocks: 8 at a time if the schedule says so, then 4,
@@ -144,9 +160,9 @@ HWC_INLINE void ecb_enc_nr(const hwc_aes_key *k, uint8_t *out, const uint8_t *in
     load_keys(rk, k->sched, nr);
 #define ECB_ENC(w)                                                             \
     uint8x16_t b[w];                                                           \
-    UNROLL for (int j = 0; j < w; j++) b[j] = vld1q_u8(in + 16 * j);           \
+    EACH(j, w, b[j] = vld1q_u8(in + 16 * j));                                  \
     enc_w(b, w, rk, nr);                                                       \
-    UNROLL for (int j = 0; j < w; j++) vst1q_u8(out + 16 * j, veorq_u8(b[j], rk[nr])); \
+    EACH(j, w, vst1q_u8(out + 16 * j, veorq_u8(b[j], rk[nr])));                \
     in += 16 * w;                                                              \
     out += 16 * w;
     OVER_BLOCKS(k, blocks, ECB_ENC);
@@ -159,9 +175,9 @@ HWC_INLINE void ecb_dec_nr(const hwc_aes_key *k, uint8_t *out, const uint8_t *in
     load_keys(dk, k->sched + SCHED_DEC, nr);
 #define ECB_DEC(w)                                                             \
     uint8x16_t b[w];                                                           \
-    UNROLL for (int j = 0; j < w; j++) b[j] = vld1q_u8(in + 16 * j);           \
+    EACH(j, w, b[j] = vld1q_u8(in + 16 * j));                                  \
     dec_w(b, w, dk, nr);                                                       \
-    UNROLL for (int j = 0; j < w; j++) vst1q_u8(out + 16 * j, veorq_u8(b[j], dk[nr])); \
+    EACH(j, w, vst1q_u8(out + 16 * j, veorq_u8(b[j], dk[nr])));                \
     in += 16 * w;                                                              \
     out += 16 * w;
     OVER_BLOCKS(k, blocks, ECB_DEC);
@@ -191,7 +207,7 @@ HWC_INLINE uint8x16_t chain_nr(const uint8x16_t *rk, uint8x16_t c, uint8_t *out,
     for (size_t i = 0; i < blocks; i++) {
         const uint8x16_t kp = veorq_u8(vld1q_u8(in + 16 * i), k0n);
         AESE_MC(t, kp);
-        UNROLL for (int r = 1; r < nr - 1; r++) AESE_MC(t, rk[r]);
+        EACH(r, nr - 2, AESE_MC(t, rk[r + 1]));
         t = vaeseq_u8(t, rk[nr - 1]);
         if (store) vst1q_u8(out + 16 * i, veorq_u8(t, rk[nr]));
     }
@@ -236,11 +252,11 @@ HWC_INLINE void cbc_dec_nr(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out,
        (in place: out == in). */
 #define CBC_DEC(w)                                                             \
     uint8x16_t c[w], b[w];                                                     \
-    UNROLL for (int j = 0; j < w; j++) b[j] = c[j] = vld1q_u8(in + 16 * j);    \
+    EACH(j, w, b[j] = c[j] = vld1q_u8(in + 16 * j));                           \
     dec_w(b, w, dk, nr);                                                       \
     vst1q_u8(out, veorq_u8(b[0], veorq_u8(dk[nr], prev)));                     \
-    UNROLL for (int j = 1; j < w; j++)                                         \
-        vst1q_u8(out + 16 * j, veorq_u8(b[j], veorq_u8(dk[nr], c[j - 1])));    \
+    EACH(j, w - 1,                                                             \
+         vst1q_u8(out + 16 * (j + 1), veorq_u8(b[j + 1], veorq_u8(dk[nr], c[j])))); \
     prev = c[w - 1];                                                           \
     in += 16 * w;                                                              \
     out += 16 * w;
@@ -287,13 +303,13 @@ HWC_INLINE void ctr_nr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out,
 #define CTR(w)                                                                 \
     uint8x16_t b[w];                                                           \
     b[0] = vrev64q_u8(vreinterpretq_u8_u64(c));                                \
-    UNROLL for (int j = 1; j < w; j++)                                         \
-        b[j] = vrev64q_u8(vreinterpretq_u8_u64(                                \
-            ctr_add(c, vcombine_u64(vcreate_u64(0), vcreate_u64((uint64_t)j))))); \
+    EACH(j, w - 1,                                                             \
+         b[j + 1] = vrev64q_u8(vreinterpretq_u8_u64(                           \
+             ctr_add(c, vcombine_u64(vcreate_u64(0), vcreate_u64(j + 1)))))); \
     c = ctr_add(c, vcombine_u64(vcreate_u64(0), vcreate_u64((uint64_t)w)));    \
     enc_w(b, w, rk, nr);                                                       \
-    UNROLL for (int j = 0; j < w; j++)                                         \
-        vst1q_u8(out + 16 * j, veorq_u8(vld1q_u8(in + 16 * j), veorq_u8(b[j], rk[nr]))); \
+    EACH(j, w,                                                                 \
+         vst1q_u8(out + 16 * j, veorq_u8(vld1q_u8(in + 16 * j), veorq_u8(b[j], rk[nr])))); \
     in += 16 * w;                                                              \
     out += 16 * w;
     OVER_BLOCKS(k, blocks, CTR);
@@ -323,8 +339,10 @@ HWC_INLINE tweak128 xts_double(tweak128 t) {
     return r;
 }
 
+/* DUP (a full register write) then INS: no merge with a stale register value,
+   which fmov d + ins can cause (a false dependency between blocks). */
 HWC_INLINE uint8x16_t tweak_vec(tweak128 t) {
-    return vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(t.lo), vcreate_u64(t.hi)));
+    return vreinterpretq_u8_u64(vsetq_lane_u64(t.lo, vdupq_n_u64(t.hi), 0));
 }
 
 HWC_INLINE void xts_nr(const hwc_aes_key *k, uint8_t tw[16], uint8_t *out, const uint8_t *in,
@@ -336,14 +354,10 @@ HWC_INLINE void xts_nr(const hwc_aes_key *k, uint8_t tw[16], uint8_t *out, const
     memcpy(&t.hi, tw + 8, 8);
 #define XTS(w)                                                                 \
     uint8x16_t b[w], tv[w];                                                    \
-    UNROLL for (int j = 0; j < w; j++) {                                       \
-        tv[j] = tweak_vec(t);                                                  \
-        t = xts_double(t);                                                     \
-        b[j] = veorq_u8(vld1q_u8(in + 16 * j), tv[j]);                         \
-    }                                                                          \
+    EACH(j, w, tv[j] = tweak_vec(t); t = xts_double(t);                        \
+         b[j] = veorq_u8(vld1q_u8(in + 16 * j), tv[j]));                       \
     if (decrypt) dec_w(b, w, rk, nr); else enc_w(b, w, rk, nr);                \
-    UNROLL for (int j = 0; j < w; j++)                                         \
-        vst1q_u8(out + 16 * j, veorq_u8(b[j], veorq_u8(rk[nr], tv[j])));       \
+    EACH(j, w, vst1q_u8(out + 16 * j, veorq_u8(b[j], veorq_u8(rk[nr], tv[j])))); \
     in += 16 * w;                                                              \
     out += 16 * w;
     OVER_BLOCKS(k, blocks, XTS);

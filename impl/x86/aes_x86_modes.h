@@ -114,6 +114,10 @@ typedef __m512i V;
 typedef struct { V k[14]; V last; } hwc_keys;
 
 HWC_X86_INLINE void load_keys(hwc_keys *K, const uint8_t *s, unsigned rounds) {
+    /* An opaque pointer keeps the compiler from merging these loads with xmm
+       loads of the same keys on other paths: a broadcast from memory uses a
+       load port only, a register broadcast takes a shuffle-port slot. */
+    __asm__("" : "+r"(s));
     UNROLL for (int r = 0; r < 14; r++)
         K->k[r] = r < (int)rounds ? V_BC(hwc_x86_ld(s + 16 * r)) : V_BC(_mm_setzero_si128());
     K->last = V_BC(hwc_x86_ld(s + 16 * rounds));
@@ -534,8 +538,8 @@ HWC_X86_INLINE V tweak_vec(V tb, unsigned i, V P) {
         hwc_keys K; \
         load_keys(&K, k->sched + (off), nr); \
         const V P = V_BC(_mm_cvtsi32_si128(0x87)); \
-        V tb = V_BC(tx);   /* T x^(blocks done), every lane */ \
         if (blocks >= NB * L) { \
+            const V tb = V_BC(tx);   /* T, every lane */ \
             V tv[NB]; \
             FIRST_TWEAKS(tv, tb, P); \
             for (;;) { \
@@ -550,18 +554,24 @@ HWC_X86_INLINE V tweak_vec(V tb, unsigned i, V P) {
                    batch's rounds in the out-of-order window */ \
                 UNROLL for (int i = 0; i < NB; i++) tv[i] = GF_MULX_BYTES(tv[i], L, P); \
             } \
-            tb = V_BC(V_LOW(GF_MULX_BYTES(tv[0], L, P))); \
+            /* T x^(blocks done): lane 0 of the next batch's first vector */ \
+            tx = _mm_xor_si128(_mm_slli_si128(V_LOW(tv[0]), L), \
+                               _mm_clmulepi64_si128(_mm_srli_si128(V_LOW(tv[0]), 16 - L), \
+                                                    V_LOW(P), 0x00)); \
         } \
-        unsigned r = 0; \
-        for (; blocks >= L; r++) { \
-            const V tw = tweak_vec(tb, r, P); \
-            V x[1] = {V_XOR3(V_LD(in), tw, K.k[0])}; \
-            const V kl = V_XOR(K.last, tw); \
-            ROUNDS_MID(OP, x, 1, &K, nr); \
-            V_ST(out, OPL(x[0], kl)); \
-            in += 16 * L; out += 16 * L; blocks -= L; \
+        if (blocks >= L) { \
+            const V tb = V_BC(tx); \
+            unsigned r = 0; \
+            for (; blocks >= L; r++) { \
+                const V tw = tweak_vec(tb, r, P); \
+                V x[1] = {V_XOR3(V_LD(in), tw, K.k[0])}; \
+                const V kl = V_XOR(K.last, tw); \
+                ROUNDS_MID(OP, x, 1, &K, nr); \
+                V_ST(out, OPL(x[0], kl)); \
+                in += 16 * L; out += 16 * L; blocks -= L; \
+            } \
+            tx = V_LOW(tweak_vec(tb, r, P)); \
         } \
-        tx = V_LOW(tweak_vec(tb, r, P)); \
         if (HWC_W > 128 && blocks) { \
             hwc_xkeys X; \
             xkeys_from(&X, &K); \

@@ -29,6 +29,14 @@
 #define MAX_LANES (MAX_NV * 8)
 #define MAX_WIN 6
 
+/* Loops over the vectors of a number are unrolled fully, so the arrays of
+   __m512i live in registers. */
+#if defined(__clang__)
+#define UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define UNROLL _Pragma("GCC unroll 10")
+#endif
+
 typedef void amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                     uint64_t k0, int nd);
 
@@ -41,23 +49,23 @@ static inline __attribute__((always_inline)) void normalise_store(uint64_t *r, _
     const __m512i zero = _mm512_setzero_si512();
     const __m512i mask = _mm512_set1_epi64((long long)MASK52);
     __m512i c[MAX_NV];
-    _Pragma("GCC unroll 10")
+    UNROLL
     for (int v = 0; v < nv; v++) {
         c[v] = _mm512_srli_epi64(acc[v], 52);
         acc[v] = _mm512_and_si512(acc[v], mask);
     }
     acc[0] = _mm512_add_epi64(acc[0], _mm512_alignr_epi64(c[0], zero, 7));
-    _Pragma("GCC unroll 10")
+    UNROLL
     for (int v = 1; v < nv; v++) acc[v] = _mm512_add_epi64(acc[v], _mm512_alignr_epi64(c[v], c[v - 1], 7));
     unsigned __int128 g = 0, p = 0;
-    _Pragma("GCC unroll 10")
+    UNROLL
     for (int v = 0; v < nv; v++) {
         g |= (unsigned __int128)_mm512_cmpgt_epu64_mask(acc[v], mask) << (8 * v);
         p |= (unsigned __int128)_mm512_cmpeq_epu64_mask(acc[v], mask) << (8 * v);
     }
     const unsigned __int128 cin = ((g << 1) + p) ^ p; /* lanes receiving a carry */
     const __m512i one = _mm512_set1_epi64(1);
-    _Pragma("GCC unroll 10")
+    UNROLL
     for (int v = 0; v < nv; v++) {
         const __mmask8 k = (__mmask8)(cin >> (8 * v));
         acc[v] = _mm512_and_si512(_mm512_mask_add_epi64(acc[v], k, acc[v], one), mask);
@@ -73,7 +81,7 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
                                                            uint64_t k0, int nd, const int nv) {
     __m512i acc[MAX_NV], av[MAX_NV], mv[MAX_NV];
     const __m512i zero = _mm512_setzero_si512();
-    _Pragma("GCC unroll 10")
+    UNROLL
     for (int v = 0; v < nv; v++) {
         acc[v] = zero;
         av[v] = _mm512_loadu_si512(a + 8 * v);
@@ -94,16 +102,16 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
         const __m512i vy = _mm512_set1_epi64((long long)y);
         const uint64_t lmy = _mulx_u64(m0, y, &h);
         const uint64_t carry = ((u + (lmy & MASK52)) >> 52) + ((h << 12) | (lmy >> 52)) + hab;
-        _Pragma("GCC unroll 10")
+        UNROLL
         for (int v = 0; v < nv; v++) {
             acc[v] = _mm512_madd52lo_epu64(acc[v], av[v], vb);
             acc[v] = _mm512_madd52lo_epu64(acc[v], mv[v], vy);
         }
-        _Pragma("GCC unroll 10")
+        UNROLL
         for (int v = 0; v < nv - 1; v++) acc[v] = _mm512_alignr_epi64(acc[v + 1], acc[v], 1);
         acc[nv - 1] = _mm512_alignr_epi64(zero, acc[nv - 1], 1);
         acc0 = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(acc[0])) + carry;
-        _Pragma("GCC unroll 10")
+        UNROLL
         for (int v = 0; v < nv; v++) {
             acc[v] = _mm512_madd52hi_epu64(acc[v], av[v], vb);
             acc[v] = _mm512_madd52hi_epu64(acc[v], mv[v], vy);
@@ -123,7 +131,7 @@ static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, co
                                                                  uint64_t k0, int nd, const int nv) {
     __m512i x[MAX_NV], z[MAX_NV], av[MAX_NV], mv[MAX_NV];
     const __m512i zero = _mm512_setzero_si512();
-    _Pragma("GCC unroll 10")
+    UNROLL
     for (int v = 0; v < nv; v++) {
         x[v] = zero;
         z[v] = zero;
@@ -147,12 +155,12 @@ static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, co
         const uint64_t lmy = _mulx_u64(m0, y, &h);
         const uint64_t carry = ((u + (lmy & MASK52)) >> 52) + ((h << 12) | (lmy >> 52)) + hab + z1 +
                                ((m1 * y) & MASK52);
-        _Pragma("GCC unroll 10")
+        UNROLL
         for (int v = 0; v < nv; v++) {
             x[v] = _mm512_madd52lo_epu64(x[v], av[v], vb);
             z[v] = _mm512_madd52lo_epu64(z[v], mv[v], vy);
         }
-        _Pragma("GCC unroll 10")
+        UNROLL
         for (int v = 0; v < nv - 1; v++) {
             x[v] = _mm512_alignr_epi64(x[v + 1], x[v], 1);
             z[v] = _mm512_alignr_epi64(z[v + 1], z[v], 1);
@@ -160,13 +168,13 @@ static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, co
         x[nv - 1] = _mm512_alignr_epi64(zero, x[nv - 1], 1);
         z[nv - 1] = _mm512_alignr_epi64(zero, z[nv - 1], 1);
         acc0 = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(x[0])) + carry;
-        _Pragma("GCC unroll 10")
+        UNROLL
         for (int v = 0; v < nv; v++) {
             x[v] = _mm512_madd52hi_epu64(x[v], av[v], vb);
             z[v] = _mm512_madd52hi_epu64(z[v], mv[v], vy);
         }
     }
-    _Pragma("GCC unroll 10")
+    UNROLL
     for (int v = 0; v < nv; v++) x[v] = _mm512_add_epi64(x[v], z[v]);
     x[0] = _mm512_mask_set1_epi64(x[0], 1, (long long)acc0);
     normalise_store(r, x, nv);

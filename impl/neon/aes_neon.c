@@ -20,6 +20,10 @@
 #include <sys/auxv.h>
 #include "core/kernel.h"
 
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "aes_neon.c assumes little-endian AArch64 (tweak and lane layout)"
+#endif
+
 /* k->sched layout: encryption round keys ek[0..nr] at 0, decryption round
    keys of the equivalent inverse cipher (FIPS-197 5.3.5) dk[0..nr] at 256,
    interleave width (4 or 8) at byte 512. */

@@ -3,8 +3,10 @@
  * (OpenSSL EVP incl. EVP_MAC CMAC, mbedTLS, nettle, libgcrypt), AES-128 and
  * AES-256: ECB-enc, CBC-enc, CBC-dec, CTR, XTS-enc (one data unit per op),
  * CMAC (one whole message per op: update + final, key set up once).
- * Each peer does what its user would do per message: set the IV/counter/
- * tweak, then process the message; keys are expanded once, outside timing. */
+ * Each operation is a new message, as its user would do it: set the IV/
+ * counter/tweak (APIs that update the IV in place get a fresh copy, so no
+ * implementation chains one message into the next), then process the
+ * message; keys are expanded once, outside timing. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,12 +91,14 @@ static int ours_setup(acase *c, const char *kernel) {
 static void ours_run(void *arg, size_t iters) {
     acase *c = arg;
     const hwc_aes_key *k = &c->u.ours.k;
+    uint8_t iv[16];
     for (size_t i = 0; i < iters; i++) {
+        memcpy(iv, c->iv, 16);
         switch (c->op) {
         case OP_ECB_ENC: hwc_aes_ecb_encrypt(k, c->out, c->in, c->len); break;
-        case OP_CBC_ENC: hwc_aes_cbc_encrypt(k, c->iv, c->out, c->in, c->len); break;
-        case OP_CBC_DEC: hwc_aes_cbc_decrypt(k, c->iv, c->out, c->in, c->len); break;
-        case OP_CTR: hwc_aes_ctr_crypt(k, c->iv, c->out, c->in, c->len); break;
+        case OP_CBC_ENC: hwc_aes_cbc_encrypt(k, iv, c->out, c->in, c->len); break;
+        case OP_CBC_DEC: hwc_aes_cbc_decrypt(k, iv, c->out, c->in, c->len); break;
+        case OP_CTR: hwc_aes_ctr_crypt(k, iv, c->out, c->in, c->len); break;
         case OP_XTS_ENC: hwc_aes_xts_encrypt(&c->u.ours_xts.k, c->iv, c->out, c->in, c->len); break;
         case OP_CMAC:
             hwc_cmac_update(&c->u.ours_cmac.c, c->in, c->len);
@@ -177,22 +181,24 @@ static int mbed_setup(acase *c) {
 
 static void mbed_run(void *arg, size_t iters) {
     acase *c = arg;
+    unsigned char iv[16];
     for (size_t i = 0; i < iters; i++) {
+        memcpy(iv, c->iv, 16);
         switch (c->op) {
         case OP_ECB_ENC:   /* the ECB API takes one block */
             for (size_t j = 0; j < c->len; j += 16)
                 mbedtls_aes_crypt_ecb(&c->u.mbed.aes, MBEDTLS_AES_ENCRYPT, c->in + j, c->out + j);
             break;
         case OP_CBC_ENC:
-            mbedtls_aes_crypt_cbc(&c->u.mbed.aes, MBEDTLS_AES_ENCRYPT, c->len, c->iv, c->in, c->out);
+            mbedtls_aes_crypt_cbc(&c->u.mbed.aes, MBEDTLS_AES_ENCRYPT, c->len, iv, c->in, c->out);
             break;
         case OP_CBC_DEC:
-            mbedtls_aes_crypt_cbc(&c->u.mbed.aes, MBEDTLS_AES_DECRYPT, c->len, c->iv, c->in, c->out);
+            mbedtls_aes_crypt_cbc(&c->u.mbed.aes, MBEDTLS_AES_DECRYPT, c->len, iv, c->in, c->out);
             break;
         case OP_CTR: {
             size_t off = 0;
             unsigned char stream[16];
-            mbedtls_aes_crypt_ctr(&c->u.mbed.aes, c->len, &off, c->iv, stream, c->in, c->out);
+            mbedtls_aes_crypt_ctr(&c->u.mbed.aes, c->len, &off, iv, stream, c->in, c->out);
             break;
         }
         case OP_XTS_ENC:
@@ -245,15 +251,17 @@ static void nettle_run(void *arg, size_t iters) {
     const void *a = &c->u.nettle.aes;
     nettle_cipher_func *enc = k128 ? (nettle_cipher_func *)aes128_encrypt : (nettle_cipher_func *)aes256_encrypt;
     nettle_cipher_func *dec = k128 ? (nettle_cipher_func *)aes128_decrypt : (nettle_cipher_func *)aes256_decrypt;
+    uint8_t iv[16];
     for (size_t i = 0; i < iters; i++) {
+        memcpy(iv, c->iv, 16);
         switch (c->op) {
         case OP_ECB_ENC: enc(a, c->len, c->out, c->in); break;
         case OP_CBC_ENC:
-            if (k128) cbc_aes128_encrypt(&c->u.nettle.aes.a128, c->iv, c->len, c->out, c->in);
-            else cbc_aes256_encrypt(&c->u.nettle.aes.a256, c->iv, c->len, c->out, c->in);
+            if (k128) cbc_aes128_encrypt(&c->u.nettle.aes.a128, iv, c->len, c->out, c->in);
+            else cbc_aes256_encrypt(&c->u.nettle.aes.a256, iv, c->len, c->out, c->in);
             break;
-        case OP_CBC_DEC: cbc_decrypt(a, dec, 16, c->iv, c->len, c->out, c->in); break;
-        case OP_CTR: ctr_crypt(a, enc, 16, c->iv, c->len, c->out, c->in); break;
+        case OP_CBC_DEC: cbc_decrypt(a, dec, 16, iv, c->len, c->out, c->in); break;
+        case OP_CTR: ctr_crypt(a, enc, 16, iv, c->len, c->out, c->in); break;
         case OP_XTS_ENC:
             if (k128) xts_aes128_encrypt_message(&c->u.nettle.xts.x128, c->iv, c->len, c->out, c->in);
             else xts_aes256_encrypt_message(&c->u.nettle.xts.x256, c->iv, c->len, c->out, c->in);

@@ -368,6 +368,139 @@ Test(streebog, kernels_agree_with_generic_and_libgcrypt) {
     free(a.ref);
 }
 
+/* ---- N and Sigma carry chains (RFC 6986 section 8.2, additions mod 2^512) ---- */
+/* The kernels' blocks() add 512 to N and each block to Sigma. A context is
+   started, then its N and Sigma are overwritten with words that are mostly
+   all-ones (so a carry must ripple through several words, or wrap past word
+   7), then five whole blocks go through update. Every kernel's N, Sigma and
+   digest must equal an independent byte-wise addition and generic's digest. */
+#define CARRY_CASES 64
+#define CARRY_BLOCKS 5
+
+typedef struct {
+    uint64_t n[8], sigma[8];              /* start values written into the context */
+    uint8_t data[CARRY_BLOCKS * 64];
+} carry_case;
+
+typedef struct {
+    uint64_t seed;
+    carry_case c[CARRY_CASES];
+    uint64_t want_n[CARRY_CASES][8], want_sigma[CARRY_CASES][8];   /* byte-wise reference */
+    uint8_t want_digest[CARRY_CASES][64];                          /* generic kernel */
+} carry_arg;
+
+/* a += b mod 2^512 one byte at a time (words little-endian as in core/kernel.h). */
+static void add512_bytewise(uint64_t a[8], const uint64_t b[8]) {
+    unsigned carry = 0;
+    for (int i = 0; i < 64; i++) {
+        int w = i / 8, sh = 8 * (i % 8);
+        unsigned s = (unsigned)(a[w] >> sh & 0xff) + (unsigned)(b[w] >> sh & 0xff) + carry;
+        a[w] = (a[w] & ~(0xffull << sh)) | (uint64_t)(s & 0xff) << sh;
+        carry = s >> 8;
+    }
+}
+
+/* Mostly all-ones words, some near-all-ones, zero, one or random. */
+static uint64_t carry_word(hwc_rng *r) {
+    switch (hwc_rng_below(r, 8)) {
+    case 0: return 0;
+    case 1: return 1;
+    case 2: return ~0ull - hwc_rng_below(r, 1024);
+    case 3: return hwc_rng_next(r);
+    default: return ~0ull;
+    }
+}
+
+static void carry_setup(carry_arg *a) {
+    hwc_rng r;
+    hwc_rng_init(&r, a->seed ^ 0xCA77ull);
+    for (int k = 0; k < CARRY_CASES; k++) {
+        carry_case *c = &a->c[k];
+        for (int i = 0; i < 8; i++) {
+            c->n[i] = carry_word(&r);
+            c->sigma[i] = carry_word(&r);
+        }
+        for (int b = 0; b < CARRY_BLOCKS; b++)
+            for (int i = 0; i < 8; i++) hwc_streebog_store64(c->data + 64 * b + 8 * i, carry_word(&r));
+    }
+    /* Fixed worst cases: N = 2^512 - 513 (the second +512 ripples through
+       all eight words and wraps to 511), Sigma = 2^512 - 1 with a first block
+       of 1 (ripples and wraps to 0); N and Sigma all-ones above a low word
+       that overflows; alternating all-ones and zero words. */
+    carry_case *c = &a->c[0];
+    for (int i = 0; i < 8; i++) c->n[i] = c->sigma[i] = ~0ull;
+    c->n[0] = ~0ull - 512;
+    memset(c->data, 0, 64);
+    c->data[0] = 1;
+    c = &a->c[1];
+    for (int i = 0; i < 8; i++) c->n[i] = c->sigma[i] = ~0ull;
+    c->n[0] = ~0ull - 100;
+    c->n[7] = c->sigma[7] = 0x8000000000000000ull;
+    memset(c->data, 0xff, 64);
+    c = &a->c[2];
+    for (int i = 0; i < 8; i++) c->n[i] = c->sigma[i] = (i & 1) ? 0 : ~0ull;
+    c->n[0] = ~0ull - 511;
+    c->sigma[1] = ~0ull;
+    memset(c->data, 0xff, sizeof c->data);
+    for (int k = 0; k < CARRY_CASES; k++) {
+        memcpy(a->want_n[k], a->c[k].n, 64);
+        memcpy(a->want_sigma[k], a->c[k].sigma, 64);
+        uint64_t add_n[8] = {512};
+        for (int b = 0; b < CARRY_BLOCKS; b++) {
+            uint64_t m[8];
+            for (int i = 0; i < 8; i++) m[i] = hwc_streebog_load64(a->c[k].data + 64 * b + 8 * i);
+            add512_bytewise(a->want_n[k], add_n);
+            add512_bytewise(a->want_sigma[k], m);
+        }
+    }
+}
+
+/* Runs case k with the selected kernel: N and Sigma after the updates, digest. */
+static void carry_run(const carry_case *cc, uint64_t n[8], uint64_t sigma[8], uint8_t digest[64]) {
+    hwc_streebog_ctx c;
+    cr_assert_eq(hwc_streebog_init(&c, 512), HWC_OK);
+    memcpy(c.n, cc->n, 64);
+    memcpy(c.sigma, cc->sigma, 64);
+    /* 2 blocks + 10 bytes, then 54 + 2 blocks: blocks() runs with 2, 1 and 2 blocks */
+    cr_assert_eq(hwc_streebog_update(&c, cc->data, 138), HWC_OK);
+    cr_assert_eq(hwc_streebog_update(&c, cc->data + 138, sizeof cc->data - 138), HWC_OK);
+    cr_assert_eq(c.buf_len, 0);
+    memcpy(n, c.n, 64);
+    memcpy(sigma, c.sigma, 64);
+    cr_assert_eq(hwc_streebog_final(&c, digest), HWC_OK);
+}
+
+static void check_carry(const char *kernel, void *argp) {
+    carry_arg *a = argp;
+    for (int k = 0; k < CARRY_CASES; k++) {
+        uint64_t n[8], sigma[8];
+        uint8_t d[64];
+        carry_run(&a->c[k], n, sigma, d);
+        cr_assert(!memcmp(n, a->want_n[k], 64), "[%s] carry case %d: N = %s after 5 blocks (seed 0x%llx)",
+                  kernel, k, hwc_tohex(n, 64), (unsigned long long)a->seed);
+        cr_assert(!memcmp(sigma, a->want_sigma[k], 64),
+                  "[%s] carry case %d: Sigma = %s after 5 blocks (seed 0x%llx)", kernel, k,
+                  hwc_tohex(sigma, 64), (unsigned long long)a->seed);
+        cr_assert(!memcmp(d, a->want_digest[k], 64), "[%s] carry case %d: digest differs from generic (seed 0x%llx)",
+                  kernel, k, (unsigned long long)a->seed);
+    }
+}
+
+Test(streebog, n_sigma_long_carries) {
+    carry_arg *a = malloc(sizeof *a);
+    cr_assert(a);
+    a->seed = hwc_test_seed();
+    carry_setup(a);
+    cr_assert_eq(hwc_kernel_select("streebog", "generic"), HWC_OK);
+    for (int k = 0; k < CARRY_CASES; k++) {
+        uint64_t n[8], sigma[8];
+        carry_run(&a->c[k], n, sigma, a->want_digest[k]);
+    }
+    cr_assert_eq(hwc_kernel_select("streebog", NULL), HWC_OK);
+    hwc_test_each_kernel("streebog", check_carry, a);
+    free(a);
+}
+
 /* A context keeps the kernel it was created with (DESIGN.md). */
 Test(streebog, context_keeps_its_kernel) {
     const char *names[8];

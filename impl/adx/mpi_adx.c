@@ -3,8 +3,8 @@
  * muladd: d += s*b with two independent carry chains per limb (Intel white
  * paper "New Instructions Supporting Large Integer Arithmetic on Intel
  * Architecture Processors", 2012): ADCX (CF) adds the previous high half to
- * the low half, ADOX (OF) adds d[i]. 8 limbs per iteration after blocks of
- * 1, 2, 4 for n % 8; loop control uses LEA/JRCXZ, which leave CF and OF alone
+ * the low half, ADOX (OF) adds d[i]. 8 limbs per iteration, n % 8 by entering
+ * the loop part-way; loop control uses LEA/JRCXZ, which leave CF and OF alone
  * (measured: 16 limbs per iteration is no faster).
  *
  * montmul: Montgomery multiplication, coarsely integrated operand scanning
@@ -18,66 +18,61 @@
 #include "impl/adx/mpi_adx.h"
 
 /* One MULX/ADCX/ADOX step: limb K, previous high half in register PH, this
-   limb's high half into NH. d[K] is loaded into a register first: ADOX with
-   a memory operand measured 1.74 against 1.33 cycles/limb on long rows. */
+   limb's high half into NH. */
 #define ADX_STEP(K, PH, NH)                                  \
-    "movq " #K "*8(%[d]), %[x]\n\t"                          \
     "mulxq " #K "*8(%[s]), %[lo], %[" NH "]\n\t"            \
     "adcxq %[" PH "], %[lo]\n\t"                             \
-    "adoxq %[x], %[lo]\n\t"                                  \
+    "adoxq " #K "*8(%[d]), %[lo]\n\t"                        \
     "movq %[lo], " #K "*8(%[d])\n\t"
 
 static inline __attribute__((always_inline)) hwc_limb addmul(hwc_limb *d, const hwc_limb *s,
                                                              size_t n, hwc_limb b) {
-    hwc_limb hi, lo, h1, h2, x;
-    size_t c, blocks = n >> 3, r4 = n & 4, r2 = n & 2, r1 = n & 1;
-    /* n % 8 limbs as blocks of 1, 2 and 4 (chosen with JRCXZ, which reads
-       no flag), then the 8-limb loop. */
+    hwc_limb hi, lo, h1, h2, x, k;
+    size_t c;
+    /* n % 8 handled by entering the 8-limb loop at step (-n) & 7 through a
+       jump table (Duff's device); the pointers start that many limbs early
+       (never dereferenced there). JMP and JRCXZ read no flag. */
     __asm__ volatile(
-        "xorl %k[hi], %k[hi]\n\t" /* hi = 0; clears CF and OF */
-        "movq %[r1], %%rcx\n\t"
-        "jrcxz 1f\n\t"
-        "mulxq (%[s]), %[lo], %[h1]\n\t"
-        "adcxq %[hi], %[lo]\n\t"
-        "adoxq (%[d]), %[lo]\n\t"
-        "movq %[lo], (%[d])\n\t"
-        "movq %[h1], %[hi]\n\t"
-        "leaq 8(%[s]), %[s]\n\t"
-        "leaq 8(%[d]), %[d]\n"
-        "1:\n\t"
-        "movq %[r2], %%rcx\n\t"
-        "jrcxz 2f\n\t"
-        ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "hi")
-        "leaq 16(%[s]), %[s]\n\t"
-        "leaq 16(%[d]), %[d]\n"
-        "2:\n\t"
-        "movq %[r4], %%rcx\n\t"
-        "jrcxz 3f\n\t"
-        ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "h2") ADX_STEP(2, "h2", "h1")
-        ADX_STEP(3, "h1", "hi")
-        "leaq 32(%[s]), %[s]\n\t"
-        "leaq 32(%[d]), %[d]\n"
-        "3:\n\t"
-        "movq %[blk], %%rcx\n\t"
-        "jmp 5f\n"
-        ".p2align 5\n"
-        "4:\n\t" /* 8 limbs per iteration */
-        ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "h2") ADX_STEP(2, "h2", "h1")
-        ADX_STEP(3, "h1", "h2") ADX_STEP(4, "h2", "h1") ADX_STEP(5, "h1", "h2")
-        ADX_STEP(6, "h2", "h1") ADX_STEP(7, "h1", "hi")
+        "movq %%rcx, %[k]\n\t"
+        "negq %[k]\n\t"
+        "andq $7, %[k]\n\t"             /* entry step */
+        "addq $7, %%rcx\n\t"
+        "shrq $3, %%rcx\n\t"            /* ceil(n / 8) passes */
+        "leaq (,%[k],8), %[x]\n\t"
+        "subq %[x], %[s]\n\t"
+        "subq %[x], %[d]\n\t"
+        "leaq 90f(%%rip), %[x]\n\t"
+        "movslq (%[x],%[k],4), %[k]\n\t"
+        "addq %[x], %[k]\n\t"
+        "xorl %k[hi], %k[hi]\n\t"
+        "xorl %k[h1], %k[h1]\n\t"
+        "xorl %k[h2], %k[h2]\n\t"       /* CF = OF = 0 */
+        "jmp *%[k]\n"
+        "80:\n\t" ADX_STEP(0, "hi", "h1")
+        "81:\n\t" ADX_STEP(1, "h1", "h2")
+        "82:\n\t" ADX_STEP(2, "h2", "h1")
+        "83:\n\t" ADX_STEP(3, "h1", "h2")
+        "84:\n\t" ADX_STEP(4, "h2", "h1")
+        "85:\n\t" ADX_STEP(5, "h1", "h2")
+        "86:\n\t" ADX_STEP(6, "h2", "h1")
+        "87:\n\t" ADX_STEP(7, "h1", "hi")
         "leaq 64(%[s]), %[s]\n\t"
         "leaq 64(%[d]), %[d]\n\t"
-        "leaq -1(%%rcx), %%rcx\n"
-        "5:\n\t"
-        "jrcxz 6f\n\t"
-        "jmp 4b\n"
-        "6:\n\t" /* carry out = hi + CF + OF (cannot overflow) */
+        "leaq -1(%%rcx), %%rcx\n\t"
+        "jrcxz 88f\n\t"
+        "jmp 80b\n"
+        "88:\n\t" /* carry out = hi + CF + OF (cannot overflow) */
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[hi]\n\t"
         "adoxq %[lo], %[hi]\n\t"
+        "jmp 99f\n\t"
+        ".p2align 2\n"
+        "90:\n\t"
+        ".long 80b-90b, 81b-90b, 82b-90b, 83b-90b, 84b-90b, 85b-90b, 86b-90b, 87b-90b\n"
+        "99:\n\t"
         : [hi] "=&r"(hi), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2), [x] "=&r"(x),
-          [d] "+r"(d), [s] "+r"(s), "=&c"(c)
-        : "d"(b), [blk] "m"(blocks), [r4] "m"(r4), [r2] "m"(r2), [r1] "m"(r1)
+          [k] "=&r"(k), [d] "+r"(d), [s] "+r"(s), "=c"(c)
+        : "d"(b), "8"(n)
         : "cc", "memory");
     (void)c;
     return hi;
@@ -138,7 +133,7 @@ static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
    word added into t[i+n]; t[2n] = final top word. One asm loop, no
    per-row compiler overhead. */
 static void reduce_rows8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb minv) {
-    hwc_limb top, lo, h1, h2, hi, x, *d;
+    hwc_limb top, lo, h1, h2, hi, *d;
     const hwc_limb *s;
     size_t rows = 8 * n8, c;
     __asm__ volatile(
@@ -161,7 +156,7 @@ static void reduce_rows8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb min
         "jnz 7b\n\t"
         "movq %[top], 8(%[d])\n\t"
         : [t] "+r"(t), [top] "=&r"(top), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2),
-          [hi] "=&r"(hi), [x] "=&r"(x), [s] "=&r"(s), [d] "=&r"(d), [rows] "+m"(rows), "=&c"(c)
+          [hi] "=&r"(hi), [s] "=&r"(s), [d] "=&r"(d), [rows] "+rm"(rows), "=&c"(c)
         : [m] "rm"(m), [n8] "rm"(n8), [minv] "rm"(minv)
         : "rdx", "cc", "memory");
     (void)c;
@@ -171,7 +166,7 @@ static void reduce_rows8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb min
    i < n: t[i..] += a*b[i], then += (t[i]*minv)*m; t[n..2n] = result. */
 static void cios_rows8(hwc_limb *t, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
                        size_t n8, hwc_limb minv) {
-    hwc_limb lo, h1, h2, hi, x, *d;
+    hwc_limb lo, h1, h2, hi, *d;
     const hwc_limb *s;
     size_t rows = 8 * n8, c;
     for (size_t i = 0; i <= 8 * n8; i++) t[i] = 0;
@@ -199,7 +194,7 @@ static void cios_rows8(hwc_limb *t, const hwc_limb *a, const hwc_limb *b, const 
         "decq %[rows]\n\t"
         "jnz 7b\n\t"
         : [t] "+r"(t), [b] "+r"(b), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2),
-          [hi] "=&r"(hi), [x] "=&r"(x), [s] "=&r"(s), [d] "=&r"(d), [rows] "+m"(rows), "=&c"(c)
+          [hi] "=&r"(hi), [s] "=&r"(s), [d] "=&r"(d), [rows] "+rm"(rows), "=&c"(c)
         : [a] "rm"(a), [m] "rm"(m), [n8] "rm"(n8), [minv] "rm"(minv)
         : "rdx", "cc", "memory");
     (void)c;

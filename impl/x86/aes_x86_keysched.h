@@ -32,7 +32,7 @@ HWC_X86_INLINE __m128i hwc_x86_prefix_xor(__m128i w) {
     _mm_xor_si128(hwc_x86_prefix_xor(prev), \
                   _mm_shuffle_epi32(_mm_aeskeygenassist_si128(prev, rcon), 0xff))
 
-static void hwc_x86_expand128(__m128i *rk, const uint8_t *key) {
+static inline void hwc_x86_expand128(__m128i *rk, const uint8_t *key) {
     __m128i k = hwc_x86_ld(key);
     rk[0] = k;
     k = HWC_X86_K128(k, 0x01); rk[1] = k;
@@ -58,7 +58,7 @@ static void hwc_x86_expand128(__m128i *rk, const uint8_t *key) {
                   _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[i], 0), 0xaa)); \
     } while (0)
 
-static void hwc_x86_expand256(__m128i *rk, const uint8_t *key) {
+static inline void hwc_x86_expand256(__m128i *rk, const uint8_t *key) {
     rk[0] = hwc_x86_ld(key);
     rk[1] = hwc_x86_ld(key + 16);
     HWC_X86_K256(2, 0x01);
@@ -77,7 +77,7 @@ HWC_X86_INLINE uint32_t hwc_x86_subword(uint32_t w) {
 }
 
 /* AES-192: the word-by-word KeyExpansion of FIPS-197 5.2 (Nk = 6). */
-static void hwc_x86_expand192(__m128i *rk, const uint8_t *key) {
+static inline void hwc_x86_expand192(__m128i *rk, const uint8_t *key) {
     static const uint8_t rcon[9] = {0, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
     uint32_t w[52];
     memcpy(w, key, 24);                       /* little-endian words: byte 0 lowest */
@@ -94,7 +94,7 @@ static void hwc_x86_expand192(__m128i *rk, const uint8_t *key) {
 }
 
 /* setkey for every x86 kernel: core/ has set k->rounds. */
-static void hwc_x86_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+static inline void hwc_x86_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
     __m128i rk[15];
     const unsigned nr = key_len == 16 ? 10 : key_len == 24 ? 12 : 14;
     if (key_len == 16) hwc_x86_expand128(rk, key);

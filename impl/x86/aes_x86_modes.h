@@ -6,11 +6,13 @@
  *
  * Shape of every parallel mode: NB vectors of L = HWC_W/128 blocks in flight
  * (8 x 4 = 32 blocks on zmm), round keys broadcast once per call and held in
- * registers, then a one-vector loop, then single blocks on xmm (or a masked
- * vector on AVX-512). The last XOR of each block is folded into the last
- * round: AESENCLAST(a, k ^ b) = AESENCLAST(a, k) ^ b. CBC encryption and the
- * CMAC chain are one AESENC chain per call with the next message block folded
- * into the previous block's last round key.
+ * registers, then a one-vector loop, then single blocks on xmm; a message
+ * shorter than one vector stays on xmm. Each mode is instantiated per key
+ * size (10/12/14 rounds), so only the keys in use take registers. The last
+ * XOR of each block is folded into the last round: AESENCLAST(a, k ^ b) =
+ * AESENCLAST(a, k) ^ b. CBC encryption and the CMAC chain are one AESENC
+ * chain per call with the next message block folded into the previous
+ * block's last round key (latency bound: rounds x AESENC latency / 16 c/B).
  *
  * Standards: FIPS-197 (cipher, equivalent inverse cipher), SP 800-38A (ECB,
  * CBC, CTR), IEEE 1619-2018 / SP 800-38E (XTS), SP 800-38B (CMAC).
@@ -21,11 +23,18 @@
 
 #include "aes_x86_keysched.h"
 
-#if !defined(HWC_W) || !defined(HWC_AES_TABLE)
-#error "define HWC_W and HWC_AES_TABLE before including aes_x86_modes.h"
+/* HWC_AES_TABLE: the kernel table to define here. Or HWC_AES_XTS_ONLY with
+   HWC_XTS_ENC_NAME / HWC_XTS_DEC_NAME: only the XTS loops, as external
+   functions (a sibling file compiled with extra flags, e.g. VPCLMULQDQ). Or
+   HWC_AES_CUSTOM_TABLE: every loop, the kernel file defines the table. */
+#if !defined(HWC_W) || \
+    (!defined(HWC_AES_TABLE) && !defined(HWC_AES_XTS_ONLY) && !defined(HWC_AES_CUSTOM_TABLE))
+#error "define HWC_W and HWC_AES_TABLE (or HWC_AES_XTS_ONLY / HWC_AES_CUSTOM_TABLE) first"
 #endif
 
-#define NB 8   /* vectors in flight: latency 4 x 2 per cycle on Zen 4/5 */
+/* Vectors in flight: covers AESENC latency x issue rate (3-4 cycles x 2 per
+   cycle on Zen 4/5 and Intel ymm; 1 per cycle for zmm on Intel). */
+#define NB 8
 
 /* ---- vector primitives at width HWC_W -------------------------------------- */
 #if HWC_W == 128
@@ -184,6 +193,7 @@ HWC_X86_INLINE void xkeys_from(hwc_xkeys *X, const hwc_keys *K) {
         else C(14); \
     } while (0)
 
+#ifndef HWC_AES_XTS_ONLY
 /* ---- ECB --------------------------------------------------------------------- */
 #define ECB_TAIL(XOP, XOPL) do { \
         for (; blocks; blocks--, in += 16, out += 16) { \
@@ -431,6 +441,8 @@ static void ctr(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint
 #undef C
 }
 
+#endif /* !HWC_AES_XTS_ONLY */
+
 /* ---- XTS (IEEE 1619 5.3.1/5.4.1 over whole blocks) ---------------------------- */
 /* Tweaks are 128-bit little-endian polynomials (bit i = x^i), x^128 = x^7 +
    x^2 + x + 1. Multiplying every lane by x^(8b), 1 <= b <= 4, is a byte shift
@@ -590,20 +602,31 @@ HWC_X86_INLINE void xts_dec_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out,
     XTS_BODY(V_DEC, V_DECL, HWC_X86_DEC_OFF);
 }
 
-static void xts_enc(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
+#ifdef HWC_AES_XTS_ONLY
+#define xts_enc HWC_XTS_ENC_NAME
+#define xts_dec HWC_XTS_DEC_NAME
+#define HWC_XTS_LINKAGE
+void xts_enc(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in, size_t blocks);
+void xts_dec(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in, size_t blocks);
+#else
+#define HWC_XTS_LINKAGE static
+#endif
+
+HWC_XTS_LINKAGE void xts_enc(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
                     size_t blocks) {
 #define C(n) xts_enc_n(k, t, out, in, blocks, n)
     BY_ROUNDS(C);
 #undef C
 }
 
-static void xts_dec(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
+HWC_XTS_LINKAGE void xts_dec(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
                     size_t blocks) {
 #define C(n) xts_dec_n(k, t, out, in, blocks, n)
     BY_ROUNDS(C);
 #undef C
 }
 
+#ifdef HWC_AES_TABLE
 const hwc_aes_impl HWC_AES_TABLE = {
     .setkey = hwc_x86_setkey,
     .ecb_encrypt = ecb_enc,
@@ -615,5 +638,6 @@ const hwc_aes_impl HWC_AES_TABLE = {
     .xts_decrypt = xts_dec,
     .cmac_chain = cmac_chain,
 };
+#endif
 
 #endif

@@ -18,6 +18,9 @@ static hwc_dispatch_state g_state;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static _Atomic int g_active[HWC_NFAM];
 static _Atomic int g_reason[HWC_NFAM];
+/* The active kernel table per family, NULL until init: the hot path of every
+   call is one acquire load (no pthread_once call once initialised). */
+static const void *_Atomic g_active_impl[HWC_NFAM];
 static char g_features[512];
 static char g_requires[HWC_MAX_KERNELS][160];   /* readable `needs` per kernel */
 
@@ -63,6 +66,12 @@ static int automatic_choice(const hwc_dispatch_state *st, int fam) {
     return fallback;
 }
 
+static void set_active(int fam, int idx, int reason) {
+    atomic_store(&g_active[fam], idx);
+    atomic_store(&g_reason[fam], reason);
+    atomic_store_explicit(&g_active_impl[fam], hwc_registry[idx].impl, memory_order_release);
+}
+
 static void build_state(void) {
     hwc_dispatch_state *st = &g_state;
     memset(st, 0, sizeof *st);
@@ -89,8 +98,7 @@ static void build_state(void) {
     st->init_status = hwc_env_apply(st, getenv("HWCRYPT_KERNEL"), stderr);
     for (int f = 0; f < HWC_NFAM; f++) {
         int forced = st->forced[f];
-        atomic_store(&g_active[f], forced >= 0 ? forced : automatic_choice(st, f));
-        atomic_store(&g_reason[f], forced >= 0 ? REASON_ENV : REASON_AUTO);
+        set_active(f, forced >= 0 ? forced : automatic_choice(st, f), forced >= 0 ? REASON_ENV : REASON_AUTO);
     }
 }
 
@@ -142,22 +150,22 @@ int hwc_kernel_select(const char *family, const char *kernel) {
     int fam = hwc_family_index(family);
     if (fam < 0) return HWC_ERR_UNKNOWN_FAMILY;
     if (!kernel) {
-        atomic_store(&g_active[fam], automatic_choice(st, fam));
-        atomic_store(&g_reason[fam], REASON_AUTO);
+        set_active(fam, automatic_choice(st, fam), REASON_AUTO);
         return HWC_OK;
     }
     int idx = hwc_kernel_index(fam, kernel);
     if (idx < 0)
         return hwc_kernel_reserved(fam, kernel) ? HWC_ERR_KERNEL_UNAVAILABLE : HWC_ERR_UNKNOWN_KERNEL;
     if (!st->usable[idx]) return HWC_ERR_KERNEL_UNAVAILABLE;
-    atomic_store(&g_active[fam], idx);
-    atomic_store(&g_reason[fam], REASON_SELECT);
+    set_active(fam, idx, REASON_SELECT);
     return HWC_OK;
 }
 
 static const void *active_impl(int fam) {
+    const void *impl = atomic_load_explicit(&g_active_impl[fam], memory_order_acquire);
+    if (impl) return impl;
     state();
-    return hwc_registry[atomic_load_explicit(&g_active[fam], memory_order_relaxed)].impl;
+    return atomic_load_explicit(&g_active_impl[fam], memory_order_acquire);
 }
 
 const hwc_aes_impl *hwc_active_aes(void) { return active_impl(HWC_FAM_AES); }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "hwcrypt/cmac.h"
 #include "core/aes_internal.h"
+#include "core/wipe.h"
 
 /* A context that went through hwc_cmac_init: its kernel, else NULL. */
 static const hwc_aes_impl *ctx_impl(const hwc_cmac_ctx *c) {
@@ -23,7 +24,7 @@ int hwc_cmac_init(hwc_cmac_ctx *c, const uint8_t *key, size_t key_len) {
     impl->ecb_encrypt(&c->key, l, l, 1);
     hwc_gf128_dbl_be(c->k1, l);
     hwc_gf128_dbl_be(c->k2, c->k1);
-    hwc_wipe(l, sizeof l);
+    hwc_wipe_inline(l, sizeof l);
     memset(c->state, 0, sizeof c->state);
     memset(c->buf, 0, sizeof c->buf);
     c->buf_len = 0;
@@ -44,12 +45,15 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
         c->buf_len += (unsigned)len;
         return HWC_OK;
     }
-    /* More than fits: complete the buffered block and chain it. */
-    size_t take = 16 - c->buf_len;
-    memcpy(c->buf + c->buf_len, msg, take);
-    msg += take;
-    len -= take;
-    impl->cmac_chain(&c->key, c->state, c->buf, 1);
+    /* More than fits. With an empty buffer the message is chained in place
+       (one kernel call); otherwise the buffered block is completed first. */
+    if (c->buf_len) {
+        size_t take = 16 - c->buf_len;
+        memcpy(c->buf + c->buf_len, msg, take);
+        msg += take;
+        len -= take;
+        impl->cmac_chain(&c->key, c->state, c->buf, 1);
+    }
     /* len >= 1 here: chain all but the last 1..16 bytes. */
     size_t blocks = (len - 1) / 16;
     if (blocks) impl->cmac_chain(&c->key, c->state, msg, blocks);
@@ -78,9 +82,9 @@ int hwc_cmac_final(hwc_cmac_ctx *c, uint8_t tag[16]) {
     }
     impl->cmac_chain(&c->key, c->state, last, 1);
     memcpy(tag, c->state, 16);
-    hwc_wipe(last, sizeof last);
-    hwc_wipe(c->state, sizeof c->state);
-    hwc_wipe(c->buf, sizeof c->buf);
+    hwc_wipe_inline(last, sizeof last);
+    hwc_wipe_inline(c->state, sizeof c->state);
+    hwc_wipe_inline(c->buf, sizeof c->buf);
     c->buf_len = 0;
     return HWC_OK;
 }

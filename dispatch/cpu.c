@@ -61,8 +61,9 @@ void hwc_cpu_detect(hwc_cpu *cpu) {
                           ua == INTEL_TGL || ua == INTEL_RCL;
     /* None of Cannon/Ice/Tiger/Rocket Lake has AVX512_BF16. A CPU that claims
        one of those models and has BF16 is a virtual CPU model hiding the real
-       core (this is how a Zen 4/5 host can appear in a VM): trust the
-       features, not the model. (Cooper Lake has BF16 but reports as SKL and
+       core (seen on this project's VMs: "model 0xA7" with AMX and
+       AVX512-FP16, i.e. a Sapphire Rapids class host; a Zen 4/5 host can
+       appear the same way): trust the features, not the model. (Cooper Lake has BF16 but reports as SKL and
        keeps the ymm preference.) */
     if (ua != INTEL_SKL && f.avx512_bf16 != 0) cpu->zmm_slows_core = 0;
     snprintf(cpu->brand, sizeof cpu->brand, "%s", info.brand_string);

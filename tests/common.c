@@ -148,3 +148,10 @@ void hwc_guarded_free(hwc_guarded *g) {
     free(g->block);
     g->block = g->p = NULL;
 }
+
+int hwc_all_bytes(const void *p, size_t n, uint8_t v) {
+    const uint8_t *q = p;
+    for (size_t i = 0; i < n; i++)
+        if (q[i] != v) return 0;
+    return 1;
+}

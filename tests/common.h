@@ -50,4 +50,7 @@ void hwc_guarded_free(hwc_guarded *g);
 
 #define HWC_POISON 0xA5
 
+/* 1 if all n bytes at p equal v (outputs left untouched by a failed call). */
+int hwc_all_bytes(const void *p, size_t n, uint8_t v);
+
 #endif

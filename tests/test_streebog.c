@@ -639,12 +639,7 @@ Test(streebog, hmac_pbkdf2_edges) {
 /* ---- error paths ----------------------------------------------------------- */
 
 #define FILL 0x5A
-static int all_fill(const void *p, size_t n) {
-    const uint8_t *q = p;
-    for (size_t i = 0; i < n; i++)
-        if (q[i] != FILL) return 0;
-    return 1;
-}
+#define all_fill(p, n) hwc_all_bytes((p), (n), FILL)
 
 Test(streebog, errors_leave_outputs_untouched) {
     uint8_t d[64], in[8] = {1, 2, 3};

@@ -25,6 +25,42 @@
     "adoxq " #K "*8(%[d]), %[lo]\n\t"                        \
     "movq %[lo], " #K "*8(%[d])\n\t"
 
+/* d[0..L) += s[0..L) * rdx for a row whose step count rcx = ceil(L/8) and
+   entry step k = (-L) & 7 are set: pointers moved back k limbs, the jump
+   table (ADX_JUMP_TABLE, label 90) enters the 8-step loop part-way (Duff's
+   device); ends at label 88 with the high half in hi and CF/OF pending.
+   Shared by muladd and the squaring's triangle. */
+#define ADX_ROW_8X                                                         \
+    "leaq (,%[k],8), %[x]\n\t"                                            \
+    "subq %[x], %[s]\n\t"                                                 \
+    "subq %[x], %[d]\n\t"                                                 \
+    "leaq 90f(%%rip), %[x]\n\t"                                           \
+    "movslq (%[x],%[k],4), %[k]\n\t"                                      \
+    "addq %[x], %[k]\n\t"                                                 \
+    "xorl %k[hi], %k[hi]\n\t"                                             \
+    "xorl %k[h1], %k[h1]\n\t"                                             \
+    "xorl %k[h2], %k[h2]\n\t" /* CF = OF = 0 */                           \
+    "jmp *%[k]\n"                                                         \
+    "80:\n\t" ADX_STEP(0, "hi", "h1")                                      \
+    "81:\n\t" ADX_STEP(1, "h1", "h2")                                      \
+    "82:\n\t" ADX_STEP(2, "h2", "h1")                                      \
+    "83:\n\t" ADX_STEP(3, "h1", "h2")                                      \
+    "84:\n\t" ADX_STEP(4, "h2", "h1")                                      \
+    "85:\n\t" ADX_STEP(5, "h1", "h2")                                      \
+    "86:\n\t" ADX_STEP(6, "h2", "h1")                                      \
+    "87:\n\t" ADX_STEP(7, "h1", "hi")                                      \
+    "leaq 64(%[s]), %[s]\n\t"                                             \
+    "leaq 64(%[d]), %[d]\n\t"                                             \
+    "leaq -1(%%rcx), %%rcx\n\t"                                           \
+    "jrcxz 88f\n\t"                                                       \
+    "jmp 80b\n"                                                           \
+    "88:\n\t"
+
+#define ADX_JUMP_TABLE                                                     \
+    ".p2align 2\n"                                                        \
+    "90:\n\t"                                                             \
+    ".long 80b-90b, 81b-90b, 82b-90b, 83b-90b, 84b-90b, 85b-90b, 86b-90b, 87b-90b\n"
+
 static inline __attribute__((always_inline)) hwc_limb addmul(hwc_limb *d, const hwc_limb *s,
                                                              size_t n, hwc_limb b) {
     hwc_limb hi, lo, h1, h2, x, k;
@@ -38,37 +74,14 @@ static inline __attribute__((always_inline)) hwc_limb addmul(hwc_limb *d, const 
         "andq $7, %[k]\n\t"             /* entry step */
         "addq $7, %%rcx\n\t"
         "shrq $3, %%rcx\n\t"            /* ceil(n / 8) passes */
-        "leaq (,%[k],8), %[x]\n\t"
-        "subq %[x], %[s]\n\t"
-        "subq %[x], %[d]\n\t"
-        "leaq 90f(%%rip), %[x]\n\t"
-        "movslq (%[x],%[k],4), %[k]\n\t"
-        "addq %[x], %[k]\n\t"
-        "xorl %k[hi], %k[hi]\n\t"
-        "xorl %k[h1], %k[h1]\n\t"
-        "xorl %k[h2], %k[h2]\n\t"       /* CF = OF = 0 */
-        "jmp *%[k]\n"
-        "80:\n\t" ADX_STEP(0, "hi", "h1")
-        "81:\n\t" ADX_STEP(1, "h1", "h2")
-        "82:\n\t" ADX_STEP(2, "h2", "h1")
-        "83:\n\t" ADX_STEP(3, "h1", "h2")
-        "84:\n\t" ADX_STEP(4, "h2", "h1")
-        "85:\n\t" ADX_STEP(5, "h1", "h2")
-        "86:\n\t" ADX_STEP(6, "h2", "h1")
-        "87:\n\t" ADX_STEP(7, "h1", "hi")
-        "leaq 64(%[s]), %[s]\n\t"
-        "leaq 64(%[d]), %[d]\n\t"
-        "leaq -1(%%rcx), %%rcx\n\t"
-        "jrcxz 88f\n\t"
-        "jmp 80b\n"
-        "88:\n\t" /* carry out = hi + CF + OF (cannot overflow) */
+        ADX_ROW_8X
+ /* carry out = hi + CF + OF (cannot overflow) */
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[hi]\n\t"
         "adoxq %[lo], %[hi]\n\t"
         "jmp 99f\n\t"
-        ".p2align 2\n"
-        "90:\n\t"
-        ".long 80b-90b, 81b-90b, 82b-90b, 83b-90b, 84b-90b, 85b-90b, 86b-90b, 87b-90b\n"
+        ADX_JUMP_TABLE
+
         "99:\n\t"
         : [hi] "=&r"(hi), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2), [x] "=&r"(x),
           [k] "=&r"(k), [d] "+r"(d), [s] "+r"(s), "=c"(c)
@@ -230,30 +243,8 @@ static void triangle(hwc_limb *t, const hwc_limb *a, size_t n) {
         "shrq $3, %%rcx\n\t"            /* ceil(L / 8) passes */
         "leaq 8(%[ap]), %[s]\n\t"
         "movq %[tp], %[d]\n\t"
-        "leaq (,%[k],8), %[x]\n\t"
-        "subq %[x], %[s]\n\t"
-        "subq %[x], %[d]\n\t"
-        "leaq 90f(%%rip), %[x]\n\t"
-        "movslq (%[x],%[k],4), %[k]\n\t"
-        "addq %[x], %[k]\n\t"
-        "xorl %k[hi], %k[hi]\n\t"
-        "xorl %k[h1], %k[h1]\n\t"
-        "xorl %k[h2], %k[h2]\n\t"       /* CF = OF = 0 */
-        "jmp *%[k]\n"
-        "80:\n\t" ADX_STEP(0, "hi", "h1")
-        "81:\n\t" ADX_STEP(1, "h1", "h2")
-        "82:\n\t" ADX_STEP(2, "h2", "h1")
-        "83:\n\t" ADX_STEP(3, "h1", "h2")
-        "84:\n\t" ADX_STEP(4, "h2", "h1")
-        "85:\n\t" ADX_STEP(5, "h1", "h2")
-        "86:\n\t" ADX_STEP(6, "h2", "h1")
-        "87:\n\t" ADX_STEP(7, "h1", "hi")
-        "leaq 64(%[s]), %[s]\n\t"
-        "leaq 64(%[d]), %[d]\n\t"
-        "leaq -1(%%rcx), %%rcx\n\t"
-        "jrcxz 88f\n\t"
-        "jmp 80b\n"
-        "88:\n\t"
+        ADX_ROW_8X
+
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[hi]\n\t"
         "adoxq %[lo], %[hi]\n\t"
@@ -263,9 +254,8 @@ static void triangle(hwc_limb *t, const hwc_limb *a, size_t n) {
         "decq %[len]\n\t"
         "jnz 70b\n\t"
         "jmp 99f\n\t"
-        ".p2align 2\n"
-        "90:\n\t"
-        ".long 80b-90b, 81b-90b, 82b-90b, 83b-90b, 84b-90b, 85b-90b, 86b-90b, 87b-90b\n"
+        ADX_JUMP_TABLE
+
         "99:\n\t"
         : [lo] "=&r"(lo), [hi] "=&r"(hi), [h1] "=&r"(h1), [h2] "=&r"(h2), [x] "=&r"(x),
           [k] "=&r"(k), [d] "=&r"(d), [s] "=&r"(s), [ap] "+r"(ap), [tp] "+r"(tp),

@@ -11,8 +11,9 @@
  * the isomorphism phi: x -> 0x03 (a root of 0x11D there), a GF(2)-linear byte
  * map applied with one vgf2p8affineqb. Then every c_kr is a vgf2p8mulb
  * operand, the S-box table holds phi(pi(phi^-1(y))), the round constants
- * are phi(C_i); h, N and m go in through phi and the result comes out
- * through phi^-1 (phi happens to be an involution as a bit matrix).
+ * are phi(C_i); g() maps h, N, m in and h out (phi happens to be an
+ * involution as a bit matrix), blocks() keeps h in the phi domain from the
+ * first block to the last.
  *
  * Two layouts, alternating between rounds, so that P costs nothing:
  *   word form   lane r = word r (bytes c);
@@ -36,9 +37,12 @@
  * Cost per LPS: 2 vpermi2b (3 uops each) + 1 spread + 1 select + 7 byte or
  * lane rotations + 8 vgf2p8mulb + 4 vpternlogq = 27 uops, 25 LPS per block.
  * On the Sapphire-Rapids-class core this was tuned on, 512-bit work issues on
- * ports 0 and 5 only and vgf2p8mulb on port 0 only, so 8 multiplies per LPS
- * and two dependent chains (key, state) bound a block at about 13 x 27 cycles;
- * measured ~33 per key+state round pair.
+ * ports 0 and 5 only and vgf2p8mulb on port 0 only: 27.5 cycles of port time
+ * per key+state round pair, while one LPS has ~24 cycles of latency (S ~9,
+ * L ~15), so the two chains do not hide each other fully: measured ~33
+ * cycles per round pair, ~430 per block. Tried and slower there: byte
+ * rotations by vprorq (port 0), a serial XOR tree, the S select by
+ * vpmovb2m/vpcmpb + blend, S by four vpermb, no skew between the chains.
  * N and Sigma (section 8.2) are added with a branch-free vector carry
  * look-ahead on lane masks.
  *
@@ -269,15 +273,15 @@ static inline __attribute__((always_inline)) __m512i lp_b(__m512i t, __m512i e) 
     return XOR3(a, b, c);
 }
 
-/* h' = E(K = LPS(h ^ N), m) ^ h ^ m (RFC 6986 section 8.1). */
-static inline __attribute__((always_inline)) __m512i g_core(const sbox_t *s, __m512i h, __m512i n,
-                                                            __m512i m) {
-    const __m512i phi = _mm512_set1_epi64((long long)PHI_MATRIX);
+/* h' = E(K = LPS(h ^ N), m) ^ h ^ m (RFC 6986 section 8.1); hx = h ^ N,
+   passed in so that blocks() forms it as soon as h' is known. All inputs
+   and the result in the phi domain (word form). */
+static inline __attribute__((always_inline)) __m512i g_phi(const sbox_t *s, __m512i h, __m512i hx,
+                                                           __m512i m) {
     const __m512i zero = _mm512_setzero_si512();
-    __m512i hn = _mm512_gf2p8affine_epi64_epi8(_mm512_xor_si512(h, n), phi, 0);
-    hn = _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)hwc_streebog_tau), hn);           /* transposed */
+    __m512i hn = _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)hwc_streebog_tau), hx);
     __m512i kc = lp_b(sub(s, hn), LD(CK[0]));                         /* K1 ^ C1 */
-    __m512i ts = sub(s, XOR3(_mm512_gf2p8affine_epi64_epi8(m, phi, 0), kc, LD(CK[0])));
+    __m512i ts = sub(s, XOR3(m, kc, LD(CK[0])));                      /* S(m ^ K1) */
     kc = lp_a(sub(s, kc), LD(CK[1]));                                 /* K2 ^ C2 */
     /* Entering round i = 2j+1: ts = S(state ^ K_i), kc = K_{i+1} ^ C_{i+1}. */
     for (int j = 0; j < 6; j++) {
@@ -297,8 +301,10 @@ static inline __attribute__((always_inline)) __m512i g_core(const sbox_t *s, __m
             ts = lp_b(ts, kc);                                        /* E(K, m) */
         }
     }
-    return XOR3(_mm512_gf2p8affine_epi64_epi8(ts, phi, 0), h, m);
+    return XOR3(ts, h, m);
 }
+
+#define PHI(v) _mm512_gf2p8affine_epi64_epi8((v), _mm512_set1_epi64((long long)PHI_MATRIX), 0)
 
 /* a + b mod 2^512, lane i = word i. Carries: lane i receives one when lane
    i-1 overflowed (g) or was all-ones (p) and received one; the carry-in mask
@@ -321,9 +327,10 @@ static inline __attribute__((always_inline)) void load_sbox(sbox_t *s) {
 static void sb_g(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]) {
     sbox_t s;
     load_sbox(&s);
-    __m512i r = g_core(&s, _mm512_loadu_si512((const void *)h), _mm512_loadu_si512((const void *)n),
-                       _mm512_loadu_si512((const void *)m));
-    _mm512_storeu_si512((void *)h, r);
+    __m512i vh = PHI(_mm512_loadu_si512((const void *)h));
+    __m512i r = g_phi(&s, vh, _mm512_xor_si512(vh, PHI(_mm512_loadu_si512((const void *)n))),
+                      PHI(_mm512_loadu_si512((const void *)m)));
+    _mm512_storeu_si512((void *)h, PHI(r));   /* phi^-1 = phi */
 }
 
 static void sb_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uint8_t *data,
@@ -331,16 +338,18 @@ static void sb_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uin
     sbox_t s;
     load_sbox(&s);
     const __m512i n512 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 512);
-    __m512i vh = _mm512_loadu_si512((const void *)h);
+    __m512i vh = PHI(_mm512_loadu_si512((const void *)h));   /* phi domain */
     __m512i vn = _mm512_loadu_si512((const void *)n);
     __m512i vs = _mm512_loadu_si512((const void *)sigma);
+    __m512i hx = _mm512_xor_si512(vh, PHI(vn));
     for (size_t b = 0; b < nblocks; b++) {
         __m512i m = _mm512_loadu_si512((const void *)(data + 64 * b));
-        vh = g_core(&s, vh, vn, m);
+        vh = g_phi(&s, vh, hx, PHI(m));
         vn = add512(vn, n512);
         vs = add512(vs, m);
+        hx = _mm512_xor_si512(vh, PHI(vn));
     }
-    _mm512_storeu_si512((void *)h, vh);
+    _mm512_storeu_si512((void *)h, PHI(vh));
     _mm512_storeu_si512((void *)n, vn);
     _mm512_storeu_si512((void *)sigma, vs);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hwcrypt/streebog.h"
 #include "streebog_internal.h"
+#include "wipe.h"
 
 typedef struct {
     hwc_streebog_ctx inner;   /* after absorbing K0 ^ ipad */
@@ -49,7 +50,7 @@ static void hmac_run(const hmac_state *s, const uint8_t *a, size_t a_len, const 
     *tmp = s->outer;
     hwc_sb_absorb(tmp, inner, s->out_len);
     hwc_sb_finish(tmp, mac);
-    hwc_wipe(inner, sizeof inner);
+    hwc_wipe_inline(inner, sizeof inner);
 }
 
 int hwc_hmac_streebog(unsigned digest_bits, const uint8_t *key, size_t key_len, const void *msg,

@@ -5,6 +5,7 @@
 #include "hwcrypt/streebog.h"
 #include "impl/generic/streebog_tables.h"
 #include "streebog_internal.h"
+#include "wipe.h"
 
 static int bits_ok(unsigned digest_bits) { return digest_bits == 256 || digest_bits == 512; }
 
@@ -69,7 +70,7 @@ void hwc_sb_finish(hwc_streebog_ctx *c, uint8_t *out) {
     /* 512: all of h; 256: MSB_256(h) = words 4..7. */
     int first = c->digest_bits == 256 ? 4 : 0;
     for (int i = first; i < 8; i++) hwc_streebog_store64(out + 8 * (i - first), c->h[i]);
-    hwc_wipe(m, sizeof m);
+    hwc_wipe_inline(m, sizeof m);
 }
 
 int hwc_streebog_init(hwc_streebog_ctx *h, unsigned digest_bits) {

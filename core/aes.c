@@ -5,6 +5,7 @@
 #include "hwcrypt/aes.h"
 #include "hwcrypt/cmac.h"
 #include "core/aes_internal.h"
+#include "core/wipe.h"
 
 #define XTS_MAX_LEN ((size_t)1 << 24)   /* SP 800-38E: at most 2^20 blocks per data unit */
 
@@ -97,7 +98,7 @@ int hwc_aes_ctr_crypt(const hwc_aes_key *k, uint8_t counter[16], uint8_t *out, c
         uint8_t ks[16] = {0};
         impl->ctr(k, counter, ks, ks, 1);
         for (size_t i = 0; i < rem; i++) out[16 * full + i] = in[16 * full + i] ^ ks[i];
-        hwc_wipe(ks, sizeof ks);
+        hwc_wipe_inline(ks, sizeof ks);
     }
     return HWC_OK;
 }
@@ -147,10 +148,10 @@ int hwc_aes_xts_encrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
         memcpy(pp + b, cc + b, 16 - b);
         memcpy(out + 16 * m, cc, b);                                  /* C_m = first b of CC */
         di->xts_encrypt(&k->data, t, out + 16 * (m - 1), pp, 1);      /* C_{m-1} */
-        hwc_wipe(cc, sizeof cc);
-        hwc_wipe(pp, sizeof pp);
+        hwc_wipe_inline(cc, sizeof cc);
+        hwc_wipe_inline(pp, sizeof pp);
     }
-    hwc_wipe(t, sizeof t);
+    hwc_wipe_inline(t, sizeof t);
     return HWC_OK;
 }
 
@@ -175,10 +176,10 @@ int hwc_aes_xts_decrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
         memcpy(cc + b, pp + b, 16 - b);
         memcpy(out + 16 * m, pp, b);                                  /* P_m = first b of PP */
         di->xts_decrypt(&k->data, t, out + 16 * (m - 1), cc, 1);      /* P_{m-1} */
-        hwc_wipe(tm, sizeof tm);
-        hwc_wipe(pp, sizeof pp);
-        hwc_wipe(cc, sizeof cc);
+        hwc_wipe_inline(tm, sizeof tm);
+        hwc_wipe_inline(pp, sizeof pp);
+        hwc_wipe_inline(cc, sizeof cc);
     }
-    hwc_wipe(t, sizeof t);
+    hwc_wipe_inline(t, sizeof t);
     return HWC_OK;
 }

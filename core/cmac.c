@@ -90,7 +90,7 @@ int hwc_cmac_final(hwc_cmac_ctx *c, uint8_t tag[16]) {
 }
 
 void hwc_cmac_wipe(hwc_cmac_ctx *c) {
-    hwc_wipe(c, sizeof *c);
+    hwc_wipe_inline(c, sizeof *c);
 }
 
 int hwc_cmac(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len, uint8_t tag[16]) {
@@ -102,7 +102,7 @@ int hwc_cmac(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
     rc = hwc_cmac_update(&c, msg, len);
     if (rc == HWC_OK) rc = hwc_cmac_final(&c, t);
     if (rc == HWC_OK) memcpy(tag, t, 16);
-    hwc_wipe(t, sizeof t);
+    hwc_wipe_inline(t, sizeof t);
     hwc_cmac_wipe(&c);
     return rc;
 }
@@ -118,7 +118,7 @@ int hwc_cmac_verify(const uint8_t *key, size_t key_len, const uint8_t *msg, size
     if (rc != HWC_OK) return rc;
     uint8_t diff = 0;
     for (size_t i = 0; i < tag_len; i++) diff |= (uint8_t)(t[i] ^ tag[i]);
-    hwc_wipe(t, sizeof t);
+    hwc_wipe_inline(t, sizeof t);
     /* 1 when diff == 0, computed without a data-dependent branch. */
     unsigned ok = 1u & (((unsigned)diff - 1u) >> 8);
     return ok ? HWC_OK : HWC_ERR_AUTH_FAILED;

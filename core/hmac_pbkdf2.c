@@ -35,8 +35,8 @@ static void hmac_setup(hmac_state *s, const hwc_streebog_impl *impl, unsigned bi
     hwc_sb_start(&s->outer, impl, bits);
     hwc_sb_absorb(&s->outer, pad, 64);
     s->out_len = bits / 8;
-    hwc_wipe(k0, sizeof k0);
-    hwc_wipe(pad, sizeof pad);
+    hwc_wipe_inline(k0, sizeof k0);
+    hwc_wipe_inline(pad, sizeof pad);
 }
 
 /* mac = H(opad-state || H(ipad-state || a || b)); mac may alias a or b. */
@@ -63,9 +63,9 @@ int hwc_hmac_streebog(unsigned digest_bits, const uint8_t *key, size_t key_len, 
     hmac_setup(&s, hwc_active_streebog(), digest_bits, key, key_len);
     hmac_run(&s, msg, len, NULL, 0, out, &tmp);
     memcpy(mac, out, s.out_len);
-    hwc_wipe(&s, sizeof s);
-    hwc_wipe(&tmp, sizeof tmp);
-    hwc_wipe(out, sizeof out);
+    hwc_wipe_inline(&s, sizeof s);
+    hwc_wipe_inline(&tmp, sizeof tmp);
+    hwc_wipe_inline(out, sizeof out);
     return HWC_OK;
 }
 
@@ -100,9 +100,9 @@ int hwc_pbkdf2_streebog512(const uint8_t *password, size_t password_len, const u
         out += n;
         out_len -= n;
     }
-    hwc_wipe(&s, sizeof s);
-    hwc_wipe(&tmp, sizeof tmp);
-    hwc_wipe(u, sizeof u);
-    hwc_wipe(t, sizeof t);
+    hwc_wipe_inline(&s, sizeof s);
+    hwc_wipe_inline(&tmp, sizeof tmp);
+    hwc_wipe_inline(u, sizeof u);
+    hwc_wipe_inline(t, sizeof t);
     return HWC_OK;
 }

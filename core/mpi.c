@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/wipe.h"
 #include "core/mpi_internal.h"
 
 #if defined(__has_include)
@@ -232,7 +233,7 @@ int hwc_mpi_mul_with(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_
     hwc_limb *scr = malloc(need * sizeof(hwc_limb));
     if (scr == NULL) return HWC_ERR_NO_MEMORY;
     mul_any(muladd, r, a, an, b, bn, scr);
-    hwc_wipe(scr, need * sizeof(hwc_limb));
+    hwc_wipe_inline(scr, need * sizeof(hwc_limb));
     free(scr);
     return HWC_OK;
 }
@@ -410,7 +411,7 @@ int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *b
     tmp[0] = 1;
     mont_mul(&mc, r2, acc, tmp);
     memcpy(r, r2, n * sizeof(hwc_limb));
-    hwc_wipe(blk, total * sizeof(hwc_limb));
+    hwc_wipe_inline(blk, total * sizeof(hwc_limb));
     free(blk);
     return HWC_OK;
 }

@@ -92,7 +92,7 @@ int hwc_streebog_final(hwc_streebog_ctx *h, uint8_t *digest) {
     if (!h || !digest) return HWC_ERR_NULL_POINTER;
     if (!ctx_ok(h)) return HWC_ERR_BAD_ARGUMENT;
     hwc_sb_finish(h, digest);
-    hwc_wipe(h, sizeof *h);   /* digest_bits = 0: init again to reuse */
+    hwc_wipe_inline(h, sizeof *h);   /* digest_bits = 0: init again to reuse */
     return HWC_OK;
 }
 
@@ -103,6 +103,6 @@ int hwc_streebog(unsigned digest_bits, const void *data, size_t len, uint8_t *di
     hwc_sb_start(&c, hwc_active_streebog(), digest_bits);
     hwc_sb_absorb(&c, data, len);
     hwc_sb_finish(&c, digest);
-    hwc_wipe(&c, sizeof c);
+    hwc_wipe_inline(&c, sizeof c);
     return HWC_OK;
 }

@@ -24,6 +24,7 @@
  * (ymm runs out of registers). */
 #include <immintrin.h>
 #include <string.h>
+#include "core/wipe.h"
 #include "core/kernel.h"
 #include "hwcrypt/status.h"
 #include "impl/adx/mpi_adx.h"
@@ -370,7 +371,7 @@ static int modexp_ifma(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, s
     }
     const hwc_limb keep = opaque((hwc_limb)0 - bw);
     for (size_t j = 0; j < n; j++) r[j] = (r[j] & ~keep) | (st.x[j] & keep);
-    hwc_wipe(&st, sizeof st);
+    hwc_wipe_inline(&st, sizeof st);
     return 0;
 }
 

@@ -19,6 +19,7 @@
  * Needs a little-endian target (x86-64, AArch64) and GCC/clang vector
  * extensions; SSE2 / AdvSIMD suffice. */
 #include <string.h>
+#include "core/wipe.h"
 #include "core/kernel.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -329,7 +330,7 @@ static void crypt_n(const hwc_aes_key *k, int dec, uint8_t *out, const uint8_t *
     if (dec) decrypt8(k, q); else encrypt8(k, q);
     store8(buf, q);
     memcpy(out, buf, 16 * n);
-    hwc_wipe(buf, sizeof buf);
+    hwc_wipe_inline(buf, sizeof buf);
 }
 
 static inline void xor16(uint8_t *out, const uint8_t *a, const uint8_t *b) {
@@ -391,7 +392,7 @@ static void gen_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
             memcpy(k->sched + 64 * i + 8 * j, &p, 8);
         }
     }
-    hwc_wipe(w, sizeof w);
+    hwc_wipe_inline(w, sizeof w);
 }
 
 /* ---- modes (whole blocks; core/ checks arguments) ------------------------- */
@@ -445,7 +446,7 @@ static void gen_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, 
         blocks -= n;
     }
     memcpy(iv, prev, 16);
-    hwc_wipe(p, sizeof p);
+    hwc_wipe_inline(p, sizeof p);
 }
 
 static inline uint64_t be64(const uint8_t *p) {
@@ -484,7 +485,7 @@ static void gen_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const u
     }
     put_be64(ctr, hi);
     put_be64(ctr + 8, lo);
-    hwc_wipe(ks, sizeof ks);
+    hwc_wipe_inline(ks, sizeof ks);
 }
 
 static inline uint64_t le64(const uint8_t *p) {
@@ -521,8 +522,8 @@ static void xts_blocks(const hwc_aes_key *k, int dec, uint8_t t[16], uint8_t *ou
     }
     put_le64(t, t0);
     put_le64(t + 8, t1);
-    hwc_wipe(tw, sizeof tw);
-    hwc_wipe(x, sizeof x);
+    hwc_wipe_inline(tw, sizeof tw);
+    hwc_wipe_inline(x, sizeof x);
 }
 
 static void gen_xts_encrypt(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,

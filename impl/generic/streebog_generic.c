@@ -5,6 +5,7 @@
  * message (secret-indexed loads; cache-timing leaks). This is the documented
  * exception for the generic Streebog kernel (registry.c, DESIGN.md); the
  * avx512 kernel is the constant-time one. */
+#include "core/wipe.h"
 #include "core/kernel.h"
 #include "hwcrypt/status.h"
 #include "streebog_tables.h"
@@ -78,8 +79,8 @@ static void generic_g(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]) {
     uint64_t k[8], s[8];
     hwc_streebog_tables_init();
     compress(h, n, m, k, s);
-    hwc_wipe(k, sizeof k);   /* round keys and state may derive from secrets (HMAC) */
-    hwc_wipe(s, sizeof s);
+    hwc_wipe_inline(k, sizeof k);   /* round keys and state may derive from secrets (HMAC) */
+    hwc_wipe_inline(s, sizeof s);
 }
 
 /* Stage 2 of RFC 6986 section 8.2 over whole blocks: h = g_N(h, m),
@@ -94,9 +95,9 @@ static void generic_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], cons
         hwc_streebog_add512_word(n, 512);
         hwc_streebog_add512(sigma, m);
     }
-    hwc_wipe(m, sizeof m);
-    hwc_wipe(k, sizeof k);
-    hwc_wipe(s, sizeof s);
+    hwc_wipe_inline(m, sizeof m);
+    hwc_wipe_inline(k, sizeof k);
+    hwc_wipe_inline(s, sizeof s);
 }
 
 const hwc_streebog_impl hwc_streebog_generic = {

@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include "core/wipe.h"
 #include "core/kernel.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -118,7 +119,7 @@ static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
         vst1q_u8(dk + 16 * i, vaesimcq_u8(vld1q_u8(k->sched + 16 * (nr - i))));
     vst1q_u8(dk + 16 * nr, vld1q_u8(k->sched));
     k->sched[SCHED_WIDTH] = (unsigned char)neon_width();
-    hwc_wipe(w, sizeof w);
+    hwc_wipe_inline(w, sizeof w);
 }
 
 /* ---- the cipher on w blocks in parallel ---------------------------------------- */

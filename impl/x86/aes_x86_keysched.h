@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <immintrin.h>
+#include "core/wipe.h"
 #include "core/kernel.h"
 
 #define HWC_X86_DEC_OFF 240   /* 15 encryption round keys, then 15 decryption ones */
@@ -90,7 +91,7 @@ static inline void hwc_x86_expand192(__m128i *rk, const uint8_t *key) {
         w[i] = w[i - 6] ^ t;
     }
     for (unsigned r = 0; r < 13; r++) rk[r] = hwc_x86_ld(&w[4 * r]);
-    hwc_wipe(w, sizeof w);
+    hwc_wipe_inline(w, sizeof w);
 }
 
 /* setkey for every x86 kernel: core/ has set k->rounds. */
@@ -110,7 +111,7 @@ static inline void hwc_x86_setkey(hwc_aes_key *k, const uint8_t *key, size_t key
     for (unsigned r = 1; r < nr; r++) hwc_x86_st(d + 16 * r, _mm_aesimc_si128(rk[nr - r]));
     hwc_x86_st(d + 16 * nr, rk[0]);
     for (unsigned r = nr + 1; r < 15; r++) hwc_x86_st(d + 16 * r, _mm_setzero_si128());
-    hwc_wipe(rk, sizeof rk);
+    hwc_wipe_inline(rk, sizeof rk);
 }
 
 #endif

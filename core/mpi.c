@@ -8,20 +8,7 @@
 #include "core/wipe.h"
 #include "core/mpi_internal.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#endif
-#endif
-/* The one value modexp reveals about its secret inputs is whether base < m
-   (an argument error the API requires us to report). Under valgrind that
-   verdict is marked defined so tests/ct_modexp.c flags only real leaks;
-   outside valgrind the client request is a few no-op instructions. */
-#if defined(VALGRIND_MAKE_MEM_DEFINED)
-#define HWC_DECLASSIFY(p, len) VALGRIND_MAKE_MEM_DEFINED((p), (len))
-#else
-#define HWC_DECLASSIFY(p, len) ((void)(p), (void)(len))
-#endif
+#include "core/ct.h"   /* HWC_DECLASSIFY: base < m is the one verdict modexp reveals */
 
 /* ---- small helpers ---------------------------------------------------------- */
 

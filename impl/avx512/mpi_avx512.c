@@ -4,7 +4,7 @@
  * Technique (published): Gueron, Krasnov, "Accelerating Big Integer
  * Arithmetic Using Intel IFMA Extensions" (ARITH 2016); squares use the same
  * product (the squaring savings of Drucker, Gueron, "Fast modular squaring
- * with AVX512IFMA", 2018, are not implemented). Numbers are held as 52-bit
+ * with AVX512IFMA", 2018, are left for later). Numbers are held as 52-bit
  * digits in 64-bit lanes; almost Montgomery multiplication (AMM, word by
  * word) with R = 2^(52*nd) > 4m keeps every value < 2m, so no subtraction is
  * needed between multiplications. The low halves of a*b[i] and m*y land in

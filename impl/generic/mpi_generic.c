@@ -10,16 +10,15 @@
 #include "core/kernel.h"
 #include "core/mpi_internal.h"
 
-#if defined(HWC_MPI_HAVE_U128)
-typedef unsigned __int128 u128;
-
-/* One limb: (c, d) = s*b + d + c, the two additions as explicit carries on
-   the low half: gcc 12 keeps this in registers (2.0 cycles/limb at 32 limbs
-   here) where the all-128-bit form (p = s*b + d + c) spills (3.1). */
-#define STEP128(i)                                                     \
+/* One limb: (c, d[i]) = s[i]*b + d[i] + c, with MUL(x, y, lo, hi) giving the
+   128-bit product; the two additions as explicit carries on the low half
+   (comparisons of unsigned sums: SETC/ADC, no branch). gcc 12 keeps this in
+   registers (2.0 cycles/limb at 32 limbs here) where the all-128-bit form
+   (p = s*b + d + c) spills (3.1). */
+#define MULADD_STEP(MUL, i)                                            \
     do {                                                               \
-        u128 p_ = (u128)s[i] * b;                                      \
-        hwc_limb l_ = (hwc_limb)p_, h_ = (hwc_limb)(p_ >> 64);         \
+        hwc_limb l_, h_;                                               \
+        MUL(s[i], b, l_, h_);                                          \
         l_ += d[i];                                                    \
         h_ += l_ < d[i];                                               \
         l_ += c;                                                       \
@@ -28,17 +27,30 @@ typedef unsigned __int128 u128;
         c = h_;                                                        \
     } while (0)
 
+/* d[0..n) += s[0..n) * b, 4 limbs per iteration, returns the carry. */
+#define MULADD_BODY(MUL)                                               \
+    hwc_limb c = 0;                                                    \
+    size_t i = 0;                                                      \
+    for (; i + 4 <= n; i += 4) {                                       \
+        MULADD_STEP(MUL, i);                                           \
+        MULADD_STEP(MUL, i + 1);                                       \
+        MULADD_STEP(MUL, i + 2);                                       \
+        MULADD_STEP(MUL, i + 3);                                       \
+    }                                                                  \
+    for (; i < n; i++) MULADD_STEP(MUL, i);                            \
+    return c
+
+#if defined(HWC_MPI_HAVE_U128)
+typedef unsigned __int128 u128;
+#define MUL_U128(x, y, lo, hi)                                         \
+    do {                                                               \
+        u128 p_ = (u128)(x) * (y);                                     \
+        lo = (hwc_limb)p_;                                             \
+        hi = (hwc_limb)(p_ >> 64);                                     \
+    } while (0)
+
 hwc_limb hwc_mpi_generic_muladd_u128(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
-    hwc_limb c = 0;
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        STEP128(i);
-        STEP128(i + 1);
-        STEP128(i + 2);
-        STEP128(i + 3);
-    }
-    for (; i < n; i++) STEP128(i);
-    return c;
+    MULADD_BODY(MUL_U128);
 }
 #endif
 
@@ -51,30 +63,10 @@ static inline hwc_limb mul_half32(hwc_limb a, hwc_limb b, hwc_limb *hi) {
     *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
     return (mid << 32) | (uint32_t)p00;
 }
-
-/* Carries as comparisons of unsigned sums (compiled to SETC/ADC, no branch). */
-#define STEP32(i)                                                      \
-    do {                                                               \
-        hwc_limb h_, l_ = mul_half32(s[i], b, &h_);                    \
-        l_ += d[i];                                                    \
-        h_ += l_ < d[i];                                               \
-        l_ += c;                                                       \
-        h_ += l_ < c;                                                  \
-        d[i] = l_;                                                     \
-        c = h_;                                                        \
-    } while (0)
+#define MUL_HALF32(x, y, lo, hi) (lo = mul_half32((x), (y), &(hi)))
 
 hwc_limb hwc_mpi_generic_muladd_half32(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
-    hwc_limb c = 0;
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        STEP32(i);
-        STEP32(i + 1);
-        STEP32(i + 2);
-        STEP32(i + 3);
-    }
-    for (; i < n; i++) STEP32(i);
-    return c;
+    MULADD_BODY(MUL_HALF32);
 }
 
 const hwc_mpi_impl hwc_mpi_generic = {

@@ -276,17 +276,34 @@ static size_t exp_window(const hwc_limb *e, size_t en, size_t pos, unsigned w) {
     return (size_t)(v & (((hwc_limb)1 << w) - 1));
 }
 
-/* out = table[idx] reading every entry (idx secret): mask = all-ones only
-   where i == idx, computed without comparison. */
+/* out = table[idx] reading every entry (idx secret): mask_i = all-ones only
+   where i == idx, computed without comparison. Column by column (8 limbs at
+   a time) across all entries, accumulated in registers: every table limb is
+   read once and out is written once (half the memory traffic of ORing entry
+   by entry into out). */
 static void table_select(hwc_limb *out, const hwc_limb *table, size_t entries, size_t n,
                          size_t idx) {
-    memset(out, 0, n * sizeof(hwc_limb));
+    hwc_limb mask[64];   /* entries <= 2^6 */
     for (size_t i = 0; i < entries; i++) {
         hwc_limb d = (hwc_limb)(i ^ idx);
-        hwc_limb mask = hwc_ct_barrier(((d | (0 - d)) >> 63) - 1); /* d == 0 -> ~0, else 0 */
-        const hwc_limb *e = table + i * n;
-        for (size_t j = 0; j < n; j++) out[j] |= e[j] & mask;
+        mask[i] = hwc_ct_barrier(((d | (0 - d)) >> 63) - 1); /* d == 0 -> ~0, else 0 */
     }
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        hwc_limb a[8] = {0};
+        const hwc_limb *e = table + j;
+        for (size_t i = 0; i < entries; i++, e += n) {
+            const hwc_limb m = mask[i];
+            for (int q = 0; q < 8; q++) a[q] |= e[q] & m;
+        }
+        for (int q = 0; q < 8; q++) out[j + q] = a[q];
+    }
+    for (; j < n; j++) {
+        hwc_limb a = 0;
+        for (size_t i = 0; i < entries; i++) a |= table[i * n + j] & mask[i];
+        out[j] = a;
+    }
+    hwc_wipe_inline(mask, entries * sizeof(hwc_limb));
 }
 
 /* Window width for a `bits`-bit exponent (bits = 64 exp_n, public: leading

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Second command of the README (and what .ci/run calls): the whole test suite.
-#  1. Release build with -Werror, the Criterion suite + CLI checks (ctest)
+#  1. Release build with -Werror, the Criterion suite + CLI checks (ctest),
+#     and the same with clang
 #  2. ASan + UBSan build, the same suite
 #  3. old-CPU dispatch under qemu-x86_64 (Nehalem, Westmere, Haswell, max):
 #     the right kernel is active and the suite passes
@@ -42,6 +43,19 @@ ctest --test-dir build-ci --output-on-failure -j"$jobs" 2>&1 | tee build-ci/ctes
 count_ctest "native" build-ci/ctest.log
 ./build-ci/tools/hwcrypt info
 ./build-ci/tools/hwcrypt selftest && step_ok || step_fail "selftest"
+
+# 1b. clang: the same suite, including the valgrind constant-time checks
+#     (clang once turned a masked table scan into a secret-dependent branch)
+if command -v clang >/dev/null; then
+  log "clang build (-Werror) and suite"
+  if CC=clang cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DHWC_WERROR=ON \
+       -DHWC_BUILD_BENCH=ON >/dev/null && cmake --build build-clang -j"$jobs" >/dev/null; then
+    ctest --test-dir build-clang --output-on-failure -j"$jobs" 2>&1 | tee build-clang/ctest.log
+    count_ctest "clang" build-clang/ctest.log
+  else
+    step_fail "clang build"
+  fi
+fi
 
 # 2. ASan + UBSan
 log "ASan + UBSan build and suite"

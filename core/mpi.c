@@ -31,17 +31,15 @@ static hwc_limb add_n(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, size_t 
     return c;
 }
 
-/* r[0..n) = a - b, returns the borrow (0/1). r may equal a or b. */
-static hwc_limb sub_n(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, size_t n) {
-    hwc_limb borrow = 0;
-    for (size_t i = 0; i < n; i++) {
-        hwc_limb x = a[i], y = b[i];
-        hwc_limb s = x - y;
-        hwc_limb b1 = x < y;
-        r[i] = s - borrow;
-        borrow = b1 | (s < borrow);
-    }
-    return borrow;
+/* Swap the operands so that *a is the longer one (sizes are public). */
+static void longer_first(const hwc_limb **a, size_t *an, const hwc_limb **b, size_t *bn) {
+    if (*an >= *bn) return;
+    const hwc_limb *t = *a;
+    size_t tn = *an;
+    *a = *b;
+    *an = *bn;
+    *b = t;
+    *bn = tn;
 }
 
 /* t[0..len) += c, carry carried through all of t (fixed work). */
@@ -85,14 +83,7 @@ hwc_limb hwc_mpi_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
    calls). r must not overlap a or b. */
 static void mul_school(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_t an,
                        const hwc_limb *b, size_t bn) {
-    if (an < bn) {
-        const hwc_limb *t = a;
-        a = b;
-        b = t;
-        size_t tn = an;
-        an = bn;
-        bn = tn;
-    }
+    longer_first(&a, &an, &b, &bn);
     memset(r, 0, an * sizeof(hwc_limb));
     for (size_t j = 0; j < bn; j++) r[an + j] = muladd(r + j, a, an, b[j]);
 }
@@ -143,9 +134,9 @@ static void kara(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, const hwc
     p[2 * hh] = top + c;
     p[2 * hh + 1] = 0;
     /* p -= a0b0 + a1b1 (the difference a0b1 + a1b0 is >= 0, < 2^(64(k+1))) */
-    hwc_limb bw = sub_n(p, p, r, 2 * h);
+    hwc_limb bw = hwc_mpi_sub_n(p, p, r, 2 * h);
     sub_1(p + 2 * h, 2 * hh + 2 - 2 * h, bw);
-    bw = sub_n(p, p, r + 2 * h, 2 * hh);
+    bw = hwc_mpi_sub_n(p, p, r + 2 * h, 2 * hh);
     sub_1(p + 2 * hh, 2, bw);
     /* r[h..2k) += p[0..k+1): the true product fits 2k limbs, so no carry out */
     c = add_n(r + h, r + h, p, k + 1);
@@ -204,14 +195,7 @@ int hwc_mpi_mul(hwc_limb *r, const hwc_limb *a, size_t an, const hwc_limb *b, si
 
 int hwc_mpi_mul_with(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_t an,
                      const hwc_limb *b, size_t bn) {
-    if (an < bn) {
-        const hwc_limb *t = a;
-        a = b;
-        b = t;
-        size_t tn = an;
-        an = bn;
-        bn = tn;
-    }
+    longer_first(&a, &an, &b, &bn);
     size_t need = mul_any_scratch(an, bn);
     if (need == 0) {
         mul_school(muladd, r, a, an, b, bn);
@@ -263,7 +247,7 @@ static void mod_double(hwc_limb *x, const hwc_limb *m, size_t n, hwc_limb *tmp) 
     hwc_limb top = x[n - 1] >> 63;
     for (size_t i = n - 1; i > 0; i--) x[i] = x[i] << 1 | x[i - 1] >> 63;
     x[0] <<= 1;
-    hwc_limb borrow = sub_n(tmp, x, m, n);
+    hwc_limb borrow = hwc_mpi_sub_n(tmp, x, m, n);
     select_n(x, 0 - ((top | (borrow ^ 1)) & 1), tmp, x, n);
 }
 

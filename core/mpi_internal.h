@@ -64,4 +64,18 @@ hwc_limb hwc_mpi_generic_muladd_half32(hwc_limb *d, const hwc_limb *s, size_t n,
 #define HWC_MPI_KARATSUBA_THRESHOLD 48
 #endif
 
+
+/* r[0..n) = a - b, returns the borrow (0/1), branch-free. r may equal a or b. */
+static inline hwc_limb hwc_mpi_sub_n(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, size_t n) {
+    hwc_limb borrow = 0;
+    for (size_t i = 0; i < n; i++) {
+        hwc_limb x = a[i], y = b[i];
+        hwc_limb s = x - y;
+        hwc_limb b1 = x < y;
+        r[i] = s - borrow;
+        borrow = b1 | (s < borrow);
+    }
+    return borrow;
+}
+
 #endif

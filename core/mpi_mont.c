@@ -23,14 +23,7 @@ static void add_limb(hwc_limb *t, size_t len, hwc_limb c) {
    scratch (may be anything; overwritten). Masked, no branch. */
 static void final_sub(hwc_limb *r, const hwc_limb *u, hwc_limb top, const hwc_limb *m, size_t n,
                       hwc_limb *d) {
-    hwc_limb borrow = 0;
-    for (size_t i = 0; i < n; i++) {
-        hwc_limb x = u[i], y = m[i];
-        hwc_limb s = x - y;
-        hwc_limb b1 = x < y;
-        d[i] = s - borrow;
-        borrow = b1 | (s < borrow);
-    }
+    hwc_limb borrow = hwc_mpi_sub_n(d, u, m, n);
     hwc_limb take_d = (top | (borrow ^ 1)) & 1;
     hwc_limb md = hwc_ct_barrier(0 - take_d), mu = ~md;
     for (size_t i = 0; i < n; i++) r[i] = (d[i] & md) | (u[i] & mu);

@@ -81,6 +81,23 @@ static inline __attribute__((always_inline)) void normalise_store(uint64_t *r, _
 /* r = a*b*2^(-52*nd) mod m, almost: result < 2m for a, b < 2m, normalised
    digits; nv vectors of 8 lanes, lanes >= nd of a, b, m are zero. r may
    alias a or b. */
+/* The scalar digit of one Montgomery step in radix 2^52: y = (acc0 +
+   a0*bi) * k0 mod 2^52, and *carry = (acc0 + a0*bi + m0*y) >> 52, computed in
+   52-bit halves (its low 52 bits are zero by the choice of y; the rest
+   carries into the next lane). Branch-free. */
+static inline __attribute__((always_inline)) uint64_t digit52(uint64_t acc0, uint64_t a0, uint64_t bi,
+                                                               uint64_t m0, uint64_t k0,
+                                                               uint64_t *carry) {
+    unsigned long long h;
+    const uint64_t lab = _mulx_u64(a0, bi, &h);
+    const uint64_t u = acc0 + (lab & MASK52);
+    const uint64_t hab = (h << 12) | (lab >> 52);
+    const uint64_t y = (u * k0) & MASK52;
+    const uint64_t lmy = _mulx_u64(m0, y, &h);
+    *carry = ((u + (lmy & MASK52)) >> 52) + ((h << 12) | (lmy >> 52)) + hab;
+    return y;
+}
+
 static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const uint64_t *a,
                                                            const uint64_t *b, const uint64_t *m,
                                                            uint64_t k0, int nd, const int nv) {
@@ -97,16 +114,9 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
     for (int i = 0; i < nd; i++) {
         const uint64_t bi = b[i];
         const __m512i vb = _mm512_set1_epi64((long long)bi);
-        /* acc0 + a0*bi + m0*y in 52-bit halves: its low 52 bits are zero by
-           the choice of y, the rest carries into the next lane */
-        unsigned long long h;
-        const uint64_t lab = _mulx_u64(a0, bi, &h);
-        const uint64_t u = acc0 + (lab & MASK52);
-        const uint64_t hab = (h << 12) | (lab >> 52);
-        const uint64_t y = (u * k0) & MASK52;
+        uint64_t carry;
+        const uint64_t y = digit52(acc0, a0, bi, m0, k0, &carry);
         const __m512i vy = _mm512_set1_epi64((long long)y);
-        const uint64_t lmy = _mulx_u64(m0, y, &h);
-        const uint64_t carry = ((u + (lmy & MASK52)) >> 52) + ((h << 12) | (lmy >> 52)) + hab;
         UNROLL
         for (int v = 0; v < nv; v++) {
             acc[v] = _mm512_madd52lo_epu64(acc[v], av[v], vb);
@@ -149,17 +159,10 @@ static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, co
         const uint64_t bi = b[i];
         const __m512i vb = _mm512_set1_epi64((long long)bi);
         const uint64_t z1 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(z[0]), 1);
-        /* acc0 + a0*bi + m0*y in 52-bit halves: its low 52 bits are zero by
-           the choice of y, the rest carries into the next lane */
-        unsigned long long h;
-        const uint64_t lab = _mulx_u64(a0, bi, &h);
-        const uint64_t u = acc0 + (lab & MASK52);
-        const uint64_t hab = (h << 12) | (lab >> 52);
-        const uint64_t y = (u * k0) & MASK52;
+        uint64_t carry;
+        const uint64_t y = digit52(acc0, a0, bi, m0, k0, &carry);
         const __m512i vy = _mm512_set1_epi64((long long)y);
-        const uint64_t lmy = _mulx_u64(m0, y, &h);
-        const uint64_t carry = ((u + (lmy & MASK52)) >> 52) + ((h << 12) | (lmy >> 52)) + hab + z1 +
-                               ((m1 * y) & MASK52);
+        carry += z1 + ((m1 * y) & MASK52);
         UNROLL
         for (int v = 0; v < nv; v++) {
             x[v] = _mm512_madd52lo_epu64(x[v], av[v], vb);

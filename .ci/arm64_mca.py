@@ -147,8 +147,8 @@ def main():
     ap.add_argument("--cpus", default="cortex-a53,cortex-a72,neoverse-n1,neoverse-v1")
     a = ap.parse_args()
     cpus = a.cpus.split(",")
-    neon = compile_asm(a.cc, os.path.join(ROOT, "impl/neon/aes_neon.c"), ["-march=armv8-a+crypto"])
-    with open(os.path.join(ROOT, "impl/armv8-asm/mpi_armv8.S")) as f:
+    neon = compile_asm(a.cc, os.path.join(ROOT, "impl/arm64/aes_neon.c"), ["-march=armv8-a+crypto"])
+    with open(os.path.join(ROOT, "impl/arm64/mpi_armv8.S")) as f:
         mpi_asm = f.read()
     # (row label, loop body, work units per iteration, unit)
     rows = [

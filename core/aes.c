@@ -5,8 +5,8 @@
 #include "hwcrypt/aes.h"
 #include "hwcrypt/cmac.h"
 #include "core/aes_internal.h"
-#include "core/wipe.h"
-#include "core/ct.h"
+#include "internal/wipe.h"
+#include "internal/ct.h"
 
 #define XTS_MAX_LEN ((size_t)1 << 24)   /* SP 800-38E: at most 2^20 blocks per data unit */
 

@@ -2,7 +2,7 @@
 #ifndef HWC_CORE_AES_INTERNAL_H
 #define HWC_CORE_AES_INTERNAL_H
 
-#include "core/kernel.h"
+#include "internal/kernel.h"
 
 /* The kernel table of a key set by hwc_aes_setkey, or NULL when the key was
    never set (rounds == 0) or does not look like a set key. */

@@ -4,8 +4,8 @@
 #include <string.h>
 #include "hwcrypt/cmac.h"
 #include "core/aes_internal.h"
-#include "core/wipe.h"
-#include "core/ct.h"
+#include "internal/wipe.h"
+#include "internal/ct.h"
 
 /* A context that went through hwc_cmac_init: its kernel, else NULL. */
 static const hwc_aes_impl *ctx_impl(const hwc_cmac_ctx *c) {

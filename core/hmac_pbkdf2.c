@@ -7,7 +7,7 @@
 #include <string.h>
 #include "hwcrypt/streebog.h"
 #include "streebog_internal.h"
-#include "wipe.h"
+#include "internal/wipe.h"
 
 typedef struct {
     hwc_streebog_ctx inner;   /* after absorbing K0 ^ ipad */

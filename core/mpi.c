@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/wipe.h"
+#include "internal/wipe.h"
 #include "core/mpi_internal.h"
 
-#include "core/ct.h"   /* HWC_DECLASSIFY: base < m is the one verdict modexp reveals */
+#include "internal/ct.h"   /* HWC_DECLASSIFY: base < m is the one verdict modexp reveals */
 
 /* ---- small helpers ---------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
 #define HWC_CORE_MPI_INTERNAL_H
 
 #include <stddef.h>
-#include "core/kernel.h"
+#include "internal/kernel.h"
 
 /* Hide a mask's value from the optimiser: without it clang 14 recognises
    ((d | -d) >> 63) - 1 as "i == idx" and turns the masked table scan into

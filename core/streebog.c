@@ -3,9 +3,9 @@
  * compression itself comes from the kernel bound at init. */
 #include <string.h>
 #include "hwcrypt/streebog.h"
-#include "impl/generic/streebog_tables.h"
+#include "internal/streebog_constants.h"
 #include "streebog_internal.h"
-#include "wipe.h"
+#include "internal/wipe.h"
 
 static int bits_ok(unsigned digest_bits) { return digest_bits == 256 || digest_bits == 512; }
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "hwcrypt/streebog.h"
-#include "kernel.h"
+#include "internal/kernel.h"
 
 /* Stage 1: IV (0x00.. for 512, 0x01.. for 256), N = Sigma = 0, kernel bound. */
 void hwc_sb_start(hwc_streebog_ctx *c, const hwc_streebog_impl *impl, unsigned digest_bits);

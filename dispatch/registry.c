@@ -4,7 +4,7 @@
  * architecture and compiler flags exist). */
 #include "registry.h"
 #include "cpu.h"
-#include "../core/kernel.h"
+#include "../internal/kernel.h"
 
 #define AES_NI_NEEDS (HWC_F_AES | HWC_F_PCLMUL | HWC_F_SSE41 | HWC_F_SSSE3)
 /* vaes-avx2 does not use VPCLMULQDQ (qemu -cpu max has VAES without it). */
@@ -54,7 +54,7 @@ const hwc_registry_entry hwc_registry[] = {
 #endif
 #ifdef HWC_HAVE_AES_NEON
     /* ARMv8 Crypto Extensions (AESE/AESD); no EOR3/SHA3 used. 4 or 8 blocks
-       interleaved, chosen per CPU model at setkey (impl/neon/aes_neon.c). */
+       interleaved, chosen per CPU model at setkey (impl/arm64/aes_neon.c). */
     {HWC_FAM_AES, "neon", HWC_F_ASIMD | HWC_F_ARM_AES | HWC_F_PMULL, 100, 0, &hwc_aes_neon},
 #endif
     /* Bitsliced, constant time, any CPU. */

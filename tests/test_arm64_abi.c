@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "common.h"
-#include "impl/armv8-asm/mpi_armv8.h"
-#if __has_include("impl/armv8-asm/streebog_arm64_ilps.h")
-#include "core/kernel.h"
-#include "impl/armv8-asm/streebog_arm64_ilps.h"
-#include "impl/generic/streebog_tables.h"
+#include "impl/arm64/mpi_armv8.h"
+#if __has_include("impl/arm64/streebog_arm64_ilps.h")
+#include "internal/kernel.h"
+#include "impl/arm64/streebog_arm64_ilps.h"
+#include "internal/streebog_constants.h"
 #endif
 
 typedef struct {

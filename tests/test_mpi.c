@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "core/kernel.h"
+#include "internal/kernel.h"
 #include "core/mpi_internal.h"
 #ifdef HWC_TEST_HAVE_GMP
 #include <gmp.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "impl/generic/streebog_tables.h"
+#include "internal/streebog_constants.h"
 #ifdef HWC_TEST_HAVE_GCRYPT
 #include <gcrypt.h>
 #endif
@@ -389,7 +389,7 @@ typedef struct {
     uint8_t want_digest[CARRY_CASES][64];                          /* generic kernel */
 } carry_arg;
 
-/* a += b mod 2^512 one byte at a time (words little-endian as in core/kernel.h). */
+/* a += b mod 2^512 one byte at a time (words little-endian as in internal/kernel.h). */
 static void add512_bytewise(uint64_t a[8], const uint64_t b[8]) {
     unsigned carry = 0;
     for (int i = 0; i < 64; i++) {

@@ -19,8 +19,8 @@
  * Needs a little-endian target (x86-64, AArch64) and GCC/clang vector
  * extensions; SSE2 / AdvSIMD suffice. */
 #include <string.h>
-#include "core/wipe.h"
-#include "core/kernel.h"
+#include "internal/wipe.h"
+#include "internal/kernel.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "aes_generic.c assumes a little-endian target"

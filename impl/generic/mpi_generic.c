@@ -7,7 +7,7 @@
  * square from muladd. A fused C CIOS loop (both products per limb in one
  * pass) measured slower with gcc 12 -O3 here: at 32 limbs 2263 ns against
  * 1573 ns (product) / 947 ns (square) from muladd. */
-#include "core/kernel.h"
+#include "internal/kernel.h"
 #include "core/mpi_internal.h"
 
 /* One limb: (c, d[i]) = s[i]*b + d[i] + c, with MUL(x, y, lo, hi) giving the

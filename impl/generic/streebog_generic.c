@@ -5,10 +5,10 @@
  * message (secret-indexed loads; cache-timing leaks). This is the documented
  * exception for the generic Streebog kernel (registry.c, DESIGN.md); the
  * avx512 kernel is the constant-time one. */
-#include "core/wipe.h"
-#include "core/kernel.h"
+#include "internal/wipe.h"
+#include "internal/kernel.h"
 #include "hwcrypt/status.h"
-#include "streebog_tables.h"
+#include "internal/streebog_constants.h"
 
 #define T hwc_streebog_lps_table
 #if defined(__GNUC__)
@@ -31,7 +31,7 @@
 #define STEP(w, a, b) ((void)0)
 #endif
 
-/* out[c] = XOR_r T[r][byte c of in[r]] (see streebog_tables.h): input word r
+/* out[c] = XOR_r T[r][byte c of in[r]] (see internal/streebog_constants.h): input word r
    is consumed byte by byte while the 8 outputs accumulate in registers. */
 #define LPS_ROW(r, x)                                                              \
     do {                                                                           \

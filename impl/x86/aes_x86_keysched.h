@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <immintrin.h>
-#include "core/wipe.h"
-#include "core/kernel.h"
+#include "internal/wipe.h"
+#include "internal/kernel.h"
 
 #define HWC_X86_DEC_OFF 240   /* 15 encryption round keys, then 15 decryption ones */
 

@@ -2,8 +2,8 @@
  * (streebog_arm64_ilps.S: key and state LPS interleaved over the fused
  * table); this file adds stage 2 of RFC 6986 section 8.2 around it.
  * NOT constant time (secret-indexed table loads), like generic. */
-#include "core/kernel.h"
-#include "impl/generic/streebog_tables.h"
+#include "internal/kernel.h"
+#include "internal/streebog_constants.h"
 #include "streebog_arm64_ilps.h"
 
 static void ilps_g(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]) {

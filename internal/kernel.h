@@ -3,8 +3,8 @@
  * the tables. Kernels never see invalid arguments: core/ checks everything.
  * All functions accept out == in (in place). No kernel reads or writes outside
  * the buffers it is given. */
-#ifndef HWC_CORE_KERNEL_H
-#define HWC_CORE_KERNEL_H
+#ifndef HWC_INTERNAL_KERNEL_H
+#define HWC_INTERNAL_KERNEL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* Inline secret wiping for hot paths (the same guarantee as hwc_wipe: the
    asm claims to read the memory, so the zeroing stores cannot be dropped),
    without a call per small buffer. */
-#ifndef HWC_CORE_WIPE_H
-#define HWC_CORE_WIPE_H
+#ifndef HWC_INTERNAL_WIPE_H
+#define HWC_INTERNAL_WIPE_H
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * (F/BW/VL + VBMI + GFNI). Table-free and constant time: no branch and no
  * memory index depends on the message, the chaining value, N or Sigma.
  *
- * Notation: a state word r (core/kernel.h order) is lane r; a[r][c] is byte c
+ * Notation: a state word r (internal/kernel.h order) is lane r; a[r][c] is byte c
  * of word r. LPS (RFC 6986 section 7): out[c][k] = XOR_r A_kr(pi(a[r][c])),
  * where A_kr(v) = byte k of l(v << 8r) (l: section 6.3) is multiplication by a
  * constant c_kr of GF(2^8) with polynomial x^8+x^4+x^3+x^2+1 (0x11D).
@@ -47,12 +47,12 @@
  * look-ahead on lane masks.
  *
  * The constant tables below were generated from hwc_streebog_pi, _A and _C
- * (impl/generic/streebog_tables.c) by the rules above; any error shows in
+ * (internal/streebog_constants.h) by the rules above; any error shows in
  * the known-answer and cross-kernel tests. */
 #include <immintrin.h>
 #include <stdint.h>
-#include "core/kernel.h"
-#include "impl/generic/streebog_tables.h"
+#include "internal/kernel.h"
+#include "internal/streebog_constants.h"
 
 /* phi (and phi^-1): GF(2^8)/0x11D -> GF(2^8)/0x11B, x -> 0x03, as a
    vgf2p8affineqb matrix. */

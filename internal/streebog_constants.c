@@ -1,9 +1,9 @@
 /* GOST R 34.11-2012 constants typed from RFC 6986 section 6, and the fused
- * LPS table computed from them at first use (see streebog_tables.h for the
+ * LPS table computed from them at first use (see internal/streebog_constants.h for the
  * word/byte order). */
 #include <pthread.h>
 #include <stdatomic.h>
-#include "streebog_tables.h"
+#include "internal/streebog_constants.h"
 
 /* RFC 6986 section 6.1: the substitution pi (Pi' = (Pi'(0), ..., Pi'(255))). */
 const uint8_t hwc_streebog_pi[256] = {

@@ -14,8 +14,8 @@
  * Constant time: no branch or index on the values; final subtraction by mask. */
 #include <string.h>
 #include <x86intrin.h>
-#include "core/kernel.h"
-#include "impl/adx/mpi_adx.h"
+#include "internal/kernel.h"
+#include "impl/x86/mpi_adx.h"
 
 /* One MULX/ADCX/ADOX step: limb K, previous high half in register PH, this
    limb's high half into NH. */

@@ -3,7 +3,7 @@
 #ifndef HWC_IMPL_MPI_ADX_H
 #define HWC_IMPL_MPI_ADX_H
 
-#include "core/kernel.h"
+#include "internal/kernel.h"
 
 hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
 void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,

@@ -24,10 +24,10 @@
  * (ymm runs out of registers). */
 #include <immintrin.h>
 #include <string.h>
-#include "core/wipe.h"
-#include "core/kernel.h"
+#include "internal/wipe.h"
+#include "internal/kernel.h"
 #include "hwcrypt/status.h"
-#include "impl/adx/mpi_adx.h"
+#include "impl/x86/mpi_adx.h"
 
 #define MASK52 0xFFFFFFFFFFFFFull
 #define MAX_NV 10                /* 80 lanes: 4096-bit moduli (79 digits) */

@@ -5,8 +5,8 @@
  * CMAC verify's match verdict. HWC_DECLASSIFY marks such a verdict defined
  * under valgrind; elsewhere the client request is a few no-op instructions
  * (and nothing at all where valgrind's header is absent). */
-#ifndef HWC_CORE_CT_H
-#define HWC_CORE_CT_H
+#ifndef HWC_INTERNAL_CT_H
+#define HWC_INTERNAL_CT_H
 
 #if defined(__has_include)
 #if __has_include(<valgrind/memcheck.h>)

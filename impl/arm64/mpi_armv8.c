@@ -1,7 +1,7 @@
 /* armv8-asm mpi kernel: multiply-accumulate in AArch64 assembly (mpi_armv8.S).
  * Montgomery multiplication and modexp come from core/ on top of this muladd
  * (montmul and modexp NULL in the table). */
-#include "core/kernel.h"
+#include "internal/kernel.h"
 #include "mpi_armv8.h"
 
 const hwc_mpi_impl hwc_mpi_armv8_asm = {

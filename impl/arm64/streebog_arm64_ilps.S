@@ -8,7 +8,7 @@
  *   AAPCS64: x0 = h, x1 = n, x2 = m, x3 = table (hwc_streebog_lps_table),
  *            x4 = c (hwc_streebog_C). h = g_N(h, m).
  *
- * LPS over the fused table (impl/generic/streebog_tables.h):
+ * LPS over the fused table (internal/streebog_constants.h):
  *   LPS(w)[c] = XOR_r table[r][byte c of w[r]].
  * E(K, m) (section 8.1): X_0 = m, X_j = LPS(X_{j-1} ^ K_j) and
  * K_{j+1} = LPS(K_j ^ C_j) for j = 1..12. Both need only K_j, so round j

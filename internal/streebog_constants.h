@@ -1,7 +1,7 @@
 /* GOST R 34.11-2012 (Streebog) constants, RFC 6986 section 6, shared by every
  * Streebog kernel (generic, avx512, arm64-ilps), plus the fused LPS table.
  *
- * Word and byte order (the one of core/kernel.h):
+ * Word and byte order (the one of internal/kernel.h):
  *   A 512-bit vector a = a_63 || ... || a_0 (RFC 6986 section 4: a_63 is the
  *   most significant byte) is held as eight uint64_t words w[0..7] with
  *   w[i] = a_{8i+7} || ... || a_{8i} read as a 64-bit integer, i.e. w[0] holds
@@ -24,8 +24,8 @@
  *                         i.e. T[r][x] = l(pi[x] << 8r). Built at run time
  *                         from pi and A; call hwc_streebog_tables_init() first.
  */
-#ifndef HWC_IMPL_STREEBOG_TABLES_H
-#define HWC_IMPL_STREEBOG_TABLES_H
+#ifndef HWC_INTERNAL_STREEBOG_CONSTANTS_H
+#define HWC_INTERNAL_STREEBOG_CONSTANTS_H
 
 #include <stdint.h>
 

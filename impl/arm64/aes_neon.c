@@ -18,8 +18,8 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include "core/wipe.h"
-#include "core/kernel.h"
+#include "internal/wipe.h"
+#include "internal/kernel.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "aes_neon.c assumes little-endian AArch64 (tweak and lane layout)"

@@ -171,3 +171,8 @@ static const void *active_impl(int fam) {
 const hwc_aes_impl *hwc_active_aes(void) { return active_impl(HWC_FAM_AES); }
 const hwc_streebog_impl *hwc_active_streebog(void) { return active_impl(HWC_FAM_STREEBOG); }
 const hwc_mpi_impl *hwc_active_mpi(void) { return active_impl(HWC_FAM_MPI); }
+
+const char *const *hwc_families(void) {
+    static const char *const list[HWC_NFAM + 1] = {"aes", "streebog", "mpi", NULL};
+    return list;
+}

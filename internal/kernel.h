@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "hwcrypt/aes.h"
+#include "hwcrypt/gcm.h"
 #include "hwcrypt/mpi.h"
 
 /* ---- aes: FIPS-197 cipher + SP 800-38A/38B/IEEE 1619 bulk loops ---------- */
@@ -33,6 +34,22 @@ typedef struct hwc_aes_impl {
     void (*xts_decrypt)(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in, size_t blocks);
     /* CBC-MAC chain: for each block, state = E(state ^ block). */
     void (*cmac_chain)(const hwc_aes_key *k, uint8_t state[16], const uint8_t *in, size_t blocks);
+
+    /* GCM (SP 800-38D). htab is HWC_GCM_HTAB_BYTES in this kernel's layout.
+       ghash_init fills it from the hash key H = E_K(0^128) (bytes as the
+       standard prints them). ghash: for each block, x = (x ^ block) * H in
+       GF(2^128) (section 6.4). gcm_encrypt / gcm_decrypt: GCTR over whole
+       blocks (section 6.5) with ctr[] the next counter block, its low 32 bits
+       incremented mod 2^32 per block (left at the next one), and GHASH of the
+       ciphertext into x (encrypt hashes out, decrypt hashes in). A kernel
+       providing gcm_* provides ghash_init/ghash too. NULL: core/ builds GCM
+       from ecb_encrypt and the portable constant-time GHASH. */
+    void (*ghash_init)(unsigned char *htab, const uint8_t h[16]);
+    void (*ghash)(const unsigned char *htab, uint8_t x[16], const uint8_t *in, size_t blocks);
+    void (*gcm_encrypt)(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
+                        uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks);
+    void (*gcm_decrypt)(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
+                        uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks);
 } hwc_aes_impl;
 
 /* ---- streebog: GOST R 34.11-2012 compression ------------------------------ */

@@ -1,4 +1,4 @@
-/* hwcrypt: AES-CMAC (NIST SP 800-38B, RFC 4493). Contract: shared/API.md. */
+/* hwcrypt: AES-CMAC (NIST SP 800-38B, RFC 4493). Reference: docs/API.md. */
 #ifndef HWCRYPT_CMAC_H
 #define HWCRYPT_CMAC_H
 
@@ -30,7 +30,7 @@ HWC_API int hwc_cmac_verify(const uint8_t *key, size_t key_len, const uint8_t *m
 HWC_API void hwc_gf128_dbl_be(uint8_t out[16], const uint8_t in[16]); /* CMAC subkey doubling */
 HWC_API void hwc_gf128_dbl_le(uint8_t out[16], const uint8_t in[16]); /* XTS tweak doubling */
 
-/* Added: wipe a CMAC context (key schedule, subkeys, state). */
+wipe a CMAC context (key schedule, subkeys, state). */
 HWC_API void hwc_cmac_wipe(hwc_cmac_ctx *c);
 
 #ifdef __cplusplus

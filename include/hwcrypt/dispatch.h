@@ -1,4 +1,4 @@
-/* hwcrypt: kernel registry and selection. Contract: shared/API.md. */
+/* hwcrypt: kernel registry and selection. Reference: docs/API.md. */
 #ifndef HWCRYPT_DISPATCH_H
 #define HWCRYPT_DISPATCH_H
 
@@ -17,6 +17,10 @@ typedef struct {
     int usable;            /* 1 if this CPU and OS can run it         */
 } hwc_kernel_info;
 
+/* NULL-terminated list of every family, in a fixed order: "aes", "streebog",
+   "mpi", then families added later. */
+HWC_API const char *const *hwc_families(void);
+
 /* Idempotent; HWC_OK, or the first error met while applying HWCRYPT_KERNEL
    (the engine still works). */
 HWC_API int hwc_init(void);
@@ -32,11 +36,11 @@ HWC_API const char *hwc_kernel_active(const char *family);
    Never selects a kernel that is not usable. Existing contexts keep theirs. */
 HWC_API int hwc_kernel_select(const char *family, const char *kernel);
 
-/* Added to the contract: the features this CPU and OS provide, as the same
+/* The features this CPU and OS provide, as the same
    comma-separated names `requires` uses (e.g. "sse2,aes,avx2,..."). */
 HWC_API const char *hwc_cpu_features(void);
 
-/* Added: why the active kernel of a family was chosen: "automatic",
+why the active kernel of a family was chosen: "automatic",
    "HWCRYPT_KERNEL" or "hwc_kernel_select"; NULL for an unknown family. */
 HWC_API const char *hwc_kernel_reason(const char *family);
 

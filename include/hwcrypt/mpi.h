@@ -1,4 +1,4 @@
-/* hwcrypt: multi-precision integer core. Contract: shared/API.md. */
+/* hwcrypt: multi-precision integer core. Reference: docs/API.md. */
 #ifndef HWCRYPT_MPI_H
 #define HWCRYPT_MPI_H
 

@@ -1,4 +1,4 @@
-/* hwcrypt: status codes, version, secure wipe. Contract: shared/API.md. */
+/* hwcrypt: status codes, version, secure wipe. Reference: docs/API.md. */
 #ifndef HWCRYPT_STATUS_H
 #define HWCRYPT_STATUS_H
 

@@ -1,5 +1,5 @@
 /* hwcrypt: Streebog, GOST R 34.11-2012 (RFC 6986), HMAC (RFC 7836) and
-   PBKDF2-HMAC-Streebog-512 (RFC 8018 with R 50.1.111-2016). Contract: shared/API.md. */
+   PBKDF2-HMAC-Streebog-512 (RFC 8018 with R 50.1.111-2016). Reference: docs/API.md. */
 #ifndef HWCRYPT_STREEBOG_H
 #define HWCRYPT_STREEBOG_H
 

@@ -48,7 +48,7 @@ HWC_API int hwc_aes_xts_setkey(hwc_aes_xts_key *k, const uint8_t *key, size_t ke
 HWC_API int hwc_aes_xts_encrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t len);
 HWC_API int hwc_aes_xts_decrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t len);
 
-wipe a key schedule (same as hwc_wipe(k, sizeof *k)). */
+/* Wipe a key schedule (same as hwc_wipe(k, sizeof *k)). */
 HWC_API void hwc_aes_key_wipe(hwc_aes_key *k);
 
 #ifdef __cplusplus

@@ -30,7 +30,7 @@ HWC_API int hwc_cmac_verify(const uint8_t *key, size_t key_len, const uint8_t *m
 HWC_API void hwc_gf128_dbl_be(uint8_t out[16], const uint8_t in[16]); /* CMAC subkey doubling */
 HWC_API void hwc_gf128_dbl_le(uint8_t out[16], const uint8_t in[16]); /* XTS tweak doubling */
 
-wipe a CMAC context (key schedule, subkeys, state). */
+/* Wipe a CMAC context (key schedule, subkeys, state). */
 HWC_API void hwc_cmac_wipe(hwc_cmac_ctx *c);
 
 #ifdef __cplusplus

@@ -40,7 +40,7 @@ HWC_API int hwc_kernel_select(const char *family, const char *kernel);
    comma-separated names `requires` uses (e.g. "sse2,aes,avx2,..."). */
 HWC_API const char *hwc_cpu_features(void);
 
-why the active kernel of a family was chosen: "automatic",
+/* Why the active kernel of a family was chosen: "automatic",
    "HWCRYPT_KERNEL" or "hwc_kernel_select"; NULL for an unknown family. */
 HWC_API const char *hwc_kernel_reason(const char *family);
 

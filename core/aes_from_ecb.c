@@ -1,0 +1,132 @@
+/* The classic AES modes built from a kernel's ECB, for kernel tables that
+ * leave a mode slot NULL (internal/kernel.h): CBC (SP 800-38A 6.2), CTR
+ * (SP 800-38A 6.5), XTS whole blocks (IEEE 1619-2007 5.3.1) and the CMAC
+ * CBC-MAC chain (SP 800-38B 6.2). Each takes the ECB functions of the table
+ * bound to the key, so a kernel with only setkey + ecb_* runs every mode.
+ * The parallel modes hand the ECB CHUNK blocks per call, letting a kernel
+ * overlap blocks. No branch or index depends on data; secret temporaries
+ * (keystream, tweaks, masked blocks) are wiped before return. */
+#include <string.h>
+#include "hwcrypt/cmac.h"
+#include "core/aes_internal.h"
+#include "internal/wipe.h"
+
+#define CHUNK 16   /* blocks per ECB call in CBC decrypt, CTR and XTS */
+
+typedef void (*ecb_fn)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
+
+static const hwc_aes_impl *table(const hwc_aes_key *k) {
+    return (const hwc_aes_impl *)k->impl;
+}
+
+static inline void xor_bytes(uint8_t *d, const uint8_t *a, const uint8_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++) d[i] = (uint8_t)(a[i] ^ b[i]);
+}
+
+/* C_i = E(P_i ^ C_{i-1}), C_0 = IV: one block at a time (a chain). */
+void hwc_aes_cbc_encrypt_from_ecb(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                  size_t blocks) {
+    ecb_fn enc = table(k)->ecb_encrypt;
+    uint8_t x[16];
+    for (size_t i = 0; i < blocks; i++) {
+        xor_bytes(x, iv, in + 16 * i, 16);
+        enc(k, iv, x, 1);
+        memcpy(out + 16 * i, iv, 16);
+    }
+    hwc_wipe_inline(x, sizeof x);
+}
+
+/* P_i = D(C_i) ^ C_{i-1}: CHUNK blocks per ECB call. The ciphertext of a
+   chunk is kept aside first, so out == in works. */
+void hwc_aes_cbc_decrypt_from_ecb(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                  size_t blocks) {
+    ecb_fn dec = table(k)->ecb_decrypt;
+    uint8_t c[16 * CHUNK];
+    while (blocks) {
+        size_t n = blocks < CHUNK ? blocks : CHUNK;
+        memcpy(c, in, 16 * n);
+        dec(k, out, c, n);
+        xor_bytes(out, out, iv, 16);
+        xor_bytes(out + 16, out + 16, c, 16 * (n - 1));
+        memcpy(iv, c + 16 * (n - 1), 16);
+        in += 16 * n;
+        out += 16 * n;
+        blocks -= n;
+    }
+}
+
+static uint64_t load_be64(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+    return v;
+}
+
+static void store_be64(uint8_t *p, uint64_t v) {
+    for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
+}
+
+/* O_j = E(T_j), T_{j+1} = T_j + 1 mod 2^128 (big-endian); C_j = P_j ^ O_j. */
+void hwc_aes_ctr_from_ecb(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                          size_t blocks) {
+    ecb_fn enc = table(k)->ecb_encrypt;
+    uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
+    uint8_t ks[16 * CHUNK];
+    while (blocks) {
+        size_t n = blocks < CHUNK ? blocks : CHUNK;
+        for (size_t j = 0; j < n; j++) {
+            store_be64(ks + 16 * j, hi);
+            store_be64(ks + 16 * j + 8, lo);
+            lo++;
+            hi += (uint64_t)(lo == 0);
+        }
+        enc(k, ks, ks, n);
+        xor_bytes(out, in, ks, 16 * n);
+        in += 16 * n;
+        out += 16 * n;
+        blocks -= n;
+    }
+    store_be64(ctr, hi);
+    store_be64(ctr + 8, lo);
+    hwc_wipe_inline(ks, sizeof ks);
+}
+
+/* C_j = E(P_j ^ T_j) ^ T_j with T_j = t * alpha^j (IEEE 1619-2007 5.3.1,
+   5.2); decryption the same with D. t is left at t * alpha^blocks. */
+static void xts_from_ecb(ecb_fn ecb, const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
+                         size_t blocks) {
+    uint8_t tw[16 * CHUNK], x[16 * CHUNK];
+    while (blocks) {
+        size_t n = blocks < CHUNK ? blocks : CHUNK;
+        for (size_t j = 0; j < n; j++) {
+            memcpy(tw + 16 * j, t, 16);
+            hwc_gf128_dbl_le(t, t);
+        }
+        xor_bytes(x, in, tw, 16 * n);
+        ecb(k, x, x, n);
+        xor_bytes(out, x, tw, 16 * n);
+        in += 16 * n;
+        out += 16 * n;
+        blocks -= n;
+    }
+    hwc_wipe_inline(tw, sizeof tw);
+    hwc_wipe_inline(x, sizeof x);
+}
+
+void hwc_aes_xts_encrypt_from_ecb(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
+                                  size_t blocks) {
+    xts_from_ecb(table(k)->ecb_encrypt, k, t, out, in, blocks);
+}
+
+void hwc_aes_xts_decrypt_from_ecb(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
+                                  size_t blocks) {
+    xts_from_ecb(table(k)->ecb_decrypt, k, t, out, in, blocks);
+}
+
+/* state = E(state ^ M_i) for each block. */
+void hwc_aes_cmac_chain_from_ecb(const hwc_aes_key *k, uint8_t state[16], const uint8_t *in, size_t blocks) {
+    ecb_fn enc = table(k)->ecb_encrypt;
+    for (size_t i = 0; i < blocks; i++) {
+        xor_bytes(state, state, in + 16 * i, 16);
+        enc(k, state, state, 1);
+    }
+}

@@ -20,6 +20,9 @@ typedef struct hwc_aes_impl {
     void (*setkey)(hwc_aes_key *k, const uint8_t *key, size_t key_len);
     void (*ecb_encrypt)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
     void (*ecb_decrypt)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
+    /* setkey and ecb_* are required. Every mode slot below may be NULL:
+       core/ then builds that mode from ecb_* (core/aes_from_ecb.c), so a new
+       kernel can start with setkey + ECB only. */
     /* CBC over whole blocks; iv[] is updated to the last ciphertext block. */
     void (*cbc_encrypt)(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks);
     void (*cbc_decrypt)(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks);

@@ -55,71 +55,63 @@ void hwc_aes_cbc_decrypt_from_ecb(const hwc_aes_key *k, uint8_t iv[16], uint8_t 
     }
 }
 
-static uint64_t load_be64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
-    return v;
+/* c += 1 mod 2^128, c big-endian; the carry runs through all 16 bytes. */
+static void ctr_inc(uint8_t c[16]) {
+    unsigned carry = 1;
+    for (int i = 15; i >= 0; i--) {
+        carry += c[i];
+        c[i] = (uint8_t)carry;
+        carry >>= 8;
+    }
 }
 
-static void store_be64(uint8_t *p, uint64_t v) {
-    for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
+/* CTR and XTS share one shape: block j gets a mask m_j from a running value
+   v (CTR: the counter block T_j, then v += 1; XTS: the tweak T_j, then
+   v *= alpha), and the blocks of a chunk go through the ECB together.
+   CTR (SP 800-38A 6.5):      out_j = in_j ^ E(m_j)
+   XTS (IEEE 1619-2007 5.3.1): out_j = ECB(in_j ^ m_j) ^ m_j, ECB = E or D.
+   v is left at the value for the block after the last one. */
+static void masked_blocks(ecb_fn ecb, int xts, const hwc_aes_key *k, uint8_t v[16], uint8_t *out,
+                          const uint8_t *in, size_t blocks) {
+    uint8_t m[16 * CHUNK], x[16 * CHUNK];
+    while (blocks) {
+        size_t n = blocks < CHUNK ? blocks : CHUNK;
+        for (size_t j = 0; j < n; j++) {
+            memcpy(m + 16 * j, v, 16);
+            if (xts)
+                hwc_gf128_dbl_le(v, v);
+            else
+                ctr_inc(v);
+        }
+        if (xts) {
+            xor_bytes(x, in, m, 16 * n);
+            ecb(k, x, x, n);
+            xor_bytes(out, x, m, 16 * n);
+        } else {
+            ecb(k, x, m, n);
+            xor_bytes(out, in, x, 16 * n);
+        }
+        in += 16 * n;
+        out += 16 * n;
+        blocks -= n;
+    }
+    hwc_wipe_inline(m, sizeof m);
+    hwc_wipe_inline(x, sizeof x);
 }
 
-/* O_j = E(T_j), T_{j+1} = T_j + 1 mod 2^128 (big-endian); C_j = P_j ^ O_j. */
 void hwc_aes_ctr_from_ecb(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                           size_t blocks) {
-    ecb_fn enc = table(k)->ecb_encrypt;
-    uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
-    uint8_t ks[16 * CHUNK];
-    while (blocks) {
-        size_t n = blocks < CHUNK ? blocks : CHUNK;
-        for (size_t j = 0; j < n; j++) {
-            store_be64(ks + 16 * j, hi);
-            store_be64(ks + 16 * j + 8, lo);
-            lo++;
-            hi += (uint64_t)(lo == 0);
-        }
-        enc(k, ks, ks, n);
-        xor_bytes(out, in, ks, 16 * n);
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
-    }
-    store_be64(ctr, hi);
-    store_be64(ctr + 8, lo);
-    hwc_wipe_inline(ks, sizeof ks);
-}
-
-/* C_j = E(P_j ^ T_j) ^ T_j with T_j = t * alpha^j (IEEE 1619-2007 5.3.1,
-   5.2); decryption the same with D. t is left at t * alpha^blocks. */
-static void xts_from_ecb(ecb_fn ecb, const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
-                         size_t blocks) {
-    uint8_t tw[16 * CHUNK], x[16 * CHUNK];
-    while (blocks) {
-        size_t n = blocks < CHUNK ? blocks : CHUNK;
-        for (size_t j = 0; j < n; j++) {
-            memcpy(tw + 16 * j, t, 16);
-            hwc_gf128_dbl_le(t, t);
-        }
-        xor_bytes(x, in, tw, 16 * n);
-        ecb(k, x, x, n);
-        xor_bytes(out, x, tw, 16 * n);
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
-    }
-    hwc_wipe_inline(tw, sizeof tw);
-    hwc_wipe_inline(x, sizeof x);
+    masked_blocks(table(k)->ecb_encrypt, 0, k, ctr, out, in, blocks);
 }
 
 void hwc_aes_xts_encrypt_from_ecb(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
                                   size_t blocks) {
-    xts_from_ecb(table(k)->ecb_encrypt, k, t, out, in, blocks);
+    masked_blocks(table(k)->ecb_encrypt, 1, k, t, out, in, blocks);
 }
 
 void hwc_aes_xts_decrypt_from_ecb(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
                                   size_t blocks) {
-    xts_from_ecb(table(k)->ecb_decrypt, k, t, out, in, blocks);
+    masked_blocks(table(k)->ecb_decrypt, 1, k, t, out, in, blocks);
 }
 
 /* state = E(state ^ M_i) for each block. */

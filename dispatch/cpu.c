@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "cpu.h"
+#include "dispatch/cpu.h"
 
 #if defined(__x86_64__)
 #include <cpu_features/cpuinfo_x86.h>

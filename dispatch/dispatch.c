@@ -9,7 +9,7 @@
 #include "hwcrypt/dispatch.h"
 #include "hwcrypt/status.h"
 #include "../internal/kernel.h"
-#include "state.h"
+#include "dispatch/state.h"
 
 enum { REASON_AUTO, REASON_ENV, REASON_SELECT };
 static const char *const reason_names[] = {"automatic", "HWCRYPT_KERNEL", "hwc_kernel_select"};

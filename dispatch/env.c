@@ -4,7 +4,7 @@
  * skipped with one line on stderr naming the choices; the rest still apply. */
 #include <string.h>
 #include "hwcrypt/status.h"
-#include "state.h"
+#include "dispatch/state.h"
 
 /* A piece of the value: not NUL-terminated. */
 typedef struct { const char *p; size_t n; } span;

@@ -6,8 +6,8 @@
  * hwc_kernel() line in CMakeLists.txt (which defines HWC_HAVE_<NAME>). */
 #include <stdio.h>
 #include <string.h>
-#include "registry.h"
-#include "cpu.h"
+#include "dispatch/registry.h"
+#include "dispatch/cpu.h"
 #include "internal/kernel.h"
 
 /* HWC_TABLE(NAME, table): &table when the build defines HWC_HAVE_NAME as 1,

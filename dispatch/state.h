@@ -4,8 +4,8 @@
 #define HWC_DISPATCH_STATE_H
 
 #include <stdio.h>
-#include "cpu.h"
-#include "registry.h"
+#include "dispatch/cpu.h"
+#include "dispatch/registry.h"
 
 #define HWC_MAX_KERNELS 32
 

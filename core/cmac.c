@@ -96,7 +96,7 @@ int hwc_cmac_final(hwc_cmac_ctx *c, uint8_t tag[16]) {
 }
 
 void hwc_cmac_wipe(hwc_cmac_ctx *c) {
-    hwc_wipe_inline(c, sizeof *c);
+    if (c) hwc_wipe_inline(c, sizeof *c);   /* NULL: nothing to wipe, as hwc_wipe */
 }
 
 /* Lengths are checked before the pointers they describe: a NULL pointer with

@@ -730,7 +730,8 @@ static void errors_check(const char *kernel, void *arg) {
     free(hin);
     free(hout);
 
-    /* wipe: the key is gone and can no longer be used */
+    /* wipe: the key is gone and can no longer be used; NULL is nothing to wipe */
+    hwc_aes_key_wipe(NULL);
     hwc_aes_key_wipe(&k);
     for (size_t i = 0; i < sizeof k.sched; i++) cr_assert_eq(k.sched[i], 0);
     cr_assert_eq(k.rounds, 0);

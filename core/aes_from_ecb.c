@@ -19,8 +19,16 @@ static const hwc_aes_impl *table(const hwc_aes_key *k) {
     return (const hwc_aes_impl *)k->impl;
 }
 
+/* d = a ^ b over n bytes, n a multiple of 8, eight bytes at a time; d may
+   be a or b. */
 static inline void xor_bytes(uint8_t *d, const uint8_t *a, const uint8_t *b, size_t n) {
-    for (size_t i = 0; i < n; i++) d[i] = (uint8_t)(a[i] ^ b[i]);
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        x ^= y;
+        memcpy(d + i, &x, 8);
+    }
 }
 
 /* C_i = E(P_i ^ C_{i-1}), C_0 = IV: one block at a time (a chain). */
@@ -55,14 +63,27 @@ void hwc_aes_cbc_decrypt_from_ecb(const hwc_aes_key *k, uint8_t iv[16], uint8_t 
     }
 }
 
-/* c += 1 mod 2^128, c big-endian; the carry runs through all 16 bytes. */
-static void ctr_inc(uint8_t c[16]) {
-    unsigned carry = 1;
-    for (int i = 15; i >= 0; i--) {
-        carry += c[i];
-        c[i] = (uint8_t)carry;
-        carry >>= 8;
-    }
+/* Big-endian 64-bit loads and stores: one byte swap where the compiler
+   offers it (every supported target is little-endian), bytes otherwise. */
+static inline uint64_t be64(const uint8_t p[8]) {
+    uint64_t v;
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, 8);
+    v = __builtin_bswap64(v);
+#else
+    v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+#endif
+    return v;
+}
+
+static inline void put_be64(uint8_t p[8], uint64_t v) {
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+#else
+    for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
+#endif
 }
 
 /* CTR and XTS share one shape: block j gets a mask m_j from a running value
@@ -74,14 +95,20 @@ static void ctr_inc(uint8_t c[16]) {
 static void masked_blocks(ecb_fn ecb, int xts, const hwc_aes_key *k, uint8_t v[16], uint8_t *out,
                           const uint8_t *in, size_t blocks) {
     uint8_t m[16 * CHUNK], x[16 * CHUNK];
+    uint64_t hi = 0, lo = 0;   /* CTR: the counter block, big-endian halves */
+    if (!xts) hi = be64(v), lo = be64(v + 8);
     while (blocks) {
         size_t n = blocks < CHUNK ? blocks : CHUNK;
         for (size_t j = 0; j < n; j++) {
-            memcpy(m + 16 * j, v, 16);
-            if (xts)
+            if (xts) {
+                memcpy(m + 16 * j, v, 16);
                 hwc_gf128_dbl_le(v, v);
-            else
-                ctr_inc(v);
+            } else {
+                put_be64(m + 16 * j, hi);
+                put_be64(m + 16 * j + 8, lo);
+                lo++;
+                hi += (uint64_t)(lo == 0);
+            }
         }
         if (xts) {
             xor_bytes(x, in, m, 16 * n);
@@ -95,6 +122,7 @@ static void masked_blocks(ecb_fn ecb, int xts, const hwc_aes_key *k, uint8_t v[1
         out += 16 * n;
         blocks -= n;
     }
+    if (!xts) put_be64(v, hi), put_be64(v + 8, lo);
     hwc_wipe_inline(m, sizeof m);
     hwc_wipe_inline(x, sizeof x);
 }

@@ -35,6 +35,9 @@ extern const uint64_t hwc_streebog_A[64];
 extern const uint64_t hwc_streebog_C[12][8];
 extern uint64_t hwc_streebog_lps_table[8][256];   /* 16 KiB, 64-byte aligned */
 
+/* l of RFC 6986 section 6.3 on one 64-bit word (branch-free). */
+uint64_t hwc_streebog_l(uint64_t b);
+
 /* Builds hwc_streebog_lps_table once. Idempotent and thread-safe (first call
    runs the build under pthread_once; later calls are one acquire load), no
    constructor involved. Every kernel calls it before reading the fused table;

@@ -85,9 +85,22 @@ const hwc_aes_impl *hwc_active_aes(void);
 const hwc_streebog_impl *hwc_active_streebog(void);
 const hwc_mpi_impl *hwc_active_mpi(void);
 
-/* Kernel tables defined under impl/ (only those compiled in exist). */
-extern const hwc_aes_impl hwc_aes_generic;
-extern const hwc_streebog_impl hwc_streebog_generic;
-extern const hwc_mpi_impl hwc_mpi_generic;
+/* ---- every kernel table (dispatch/registry.c lists them) ------------------
+   Only the tables of kernels this build compiles are defined; the registry
+   names the others without referring to them. */
+extern const hwc_aes_impl hwc_aes_generic;       /* impl/generic/aes_generic.c */
+extern const hwc_aes_impl hwc_aes_aesni;         /* impl/x86/aes_aesni.c */
+extern const hwc_aes_impl hwc_aes_vaes_avx2;     /* impl/x86/aes_vaes_avx2.c */
+extern const hwc_aes_impl hwc_aes_vaes_avx2_clmul; /* impl/x86/aes_vaes_avx2_clmul.c */
+extern const hwc_aes_impl hwc_aes_avx512;        /* impl/x86/aes_avx512.c */
+extern const hwc_aes_impl hwc_aes_neon;          /* impl/arm64/aes_neon.c: 8 blocks in flight */
+extern const hwc_aes_impl hwc_aes_neon_narrow;   /* impl/arm64/aes_neon.c: 4 blocks in flight */
+extern const hwc_streebog_impl hwc_streebog_generic;     /* impl/generic/streebog_generic.c */
+extern const hwc_streebog_impl hwc_streebog_avx512;      /* impl/x86/streebog_avx512.c */
+extern const hwc_streebog_impl hwc_streebog_arm64_ilps;  /* impl/arm64/streebog_arm64_ilps.c */
+extern const hwc_mpi_impl hwc_mpi_generic;       /* impl/generic/mpi_generic.c */
+extern const hwc_mpi_impl hwc_mpi_adx;           /* impl/x86/mpi_adx.c */
+extern const hwc_mpi_impl hwc_mpi_avx512;        /* impl/x86/mpi_avx512.c */
+extern const hwc_mpi_impl hwc_mpi_armv8_asm;     /* impl/arm64/mpi_armv8.c */
 
 #endif

@@ -55,12 +55,20 @@ typedef struct hwc_aes_impl {
 /* ---- streebog: GOST R 34.11-2012 compression ------------------------------ */
 /* Words are little-endian 64-bit rows: word i holds bytes 8i..8i+7 of the
    64-byte block as it appears in the message. */
+#define HWC_SB_MAX_LANES 4
 typedef struct hwc_streebog_impl {
     /* h = g_N(h, m) (RFC 6986 section 8). */
     void (*g)(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]);
     /* For each 64-byte block m of data: h = g_N(h, m); N += 512; Sigma += m
        (mod 2^512, branch-free). Stage 2 of RFC 6986 section 8.2. */
     void (*blocks)(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uint8_t *data, size_t nblocks);
+    /* Lane step of width L: for each l < L, h[l] = g_{n[l]}(h[l], m[l]), the
+       L independent compressions interleaved. No pointer of one lane may
+       alias another lane's h[]. g_lanes[L] for L = 2..HWC_SB_MAX_LANES, NULL
+       where the kernel has no step of that width (core/ then uses narrower
+       steps or g). The kernel knows nothing of messages, N or Sigma. */
+    void (*g_lanes[HWC_SB_MAX_LANES + 1])(uint64_t *const h[], const uint64_t *const n[],
+                                          const uint64_t *const m[]);
 } hwc_streebog_impl;
 
 /* ---- mpi ------------------------------------------------------------------- */

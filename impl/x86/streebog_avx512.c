@@ -163,35 +163,40 @@ static inline __attribute__((always_inline)) __m512i lp_b(__m512i t, __m512i e) 
     return XOR3(a, b, c);
 }
 
-/* h' = E(K = LPS(h ^ N), m) ^ h ^ m (RFC 6986 section 8.1); hx = h ^ N,
-   passed in so that blocks() forms it as soon as h' is known. All inputs
-   and the result in the phi domain (word form). */
-static inline __attribute__((always_inline)) __m512i g_phi(const sbox_t *s, __m512i h, __m512i hx,
-                                                           __m512i m) {
+/* For each lane l < L: h[l]' = E(K = LPS(h ^ N), m) ^ h ^ m (RFC 6986
+   section 8.1); hx[l] = h[l] ^ N[l], passed in so that blocks() forms it as
+   soon as h' is known. All inputs and the results in the phi domain (word
+   form). The L chains are independent: each step is issued for every lane
+   before the next, so the core overlaps them (L = 1 is the single path). */
+#define EACH(l) _Pragma("GCC unroll 4") for (int l = 0; l < L; l++)
+static inline __attribute__((always_inline)) void g_phi(const sbox_t *s, int L, __m512i h[],
+                                                        const __m512i hx[], const __m512i m[]) {
     const __m512i zero = _mm512_setzero_si512();
-    __m512i hn = _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)hwc_streebog_tau), hx);
-    __m512i kc = lp_b(sub(s, hn), LD(K.ck[0]));                         /* K1 ^ C1 */
-    __m512i ts = sub(s, XOR3(m, kc, LD(K.ck[0])));                      /* S(m ^ K1) */
-    kc = lp_a(sub(s, kc), LD(K.ck[1]));                                 /* K2 ^ C2 */
+    const __m512i tau = _mm512_loadu_si512((const void *)hwc_streebog_tau);
+    __m512i ts[HWC_SB_MAX_LANES], kc[HWC_SB_MAX_LANES], tk[HWC_SB_MAX_LANES], x[HWC_SB_MAX_LANES];
+    EACH(l) kc[l] = lp_b(sub(s, _mm512_permutexvar_epi8(tau, hx[l])), LD(K.ck[0])); /* K1 ^ C1 */
+    EACH(l) ts[l] = sub(s, XOR3(m[l], kc[l], LD(K.ck[0])));                        /* S(m ^ K1) */
+    EACH(l) kc[l] = lp_a(sub(s, kc[l]), LD(K.ck[1]));                              /* K2 ^ C2 */
     /* Entering round i = 2j+1: ts = S(state ^ K_i), kc = K_{i+1} ^ C_{i+1}. */
     for (int j = 0; j < 6; j++) {
-        __m512i tk = sub(s, kc);                                      /* key, round i+1 */
-        __m512i x = _mm512_xor_si512(lp_a(ts, kc), LD(K.ck[2 * j + 1])); /* state ^ K_{i+1} */
-        if (j < 5)
-            kc = lp_b(tk, LD(K.ck[2 * j + 2]));                         /* K_{i+2} ^ C_{i+2} */
-        else
-            kc = lp_b(tk, zero);                                      /* K_13 */
-        ts = sub(s, x);
+        EACH(l) {
+            tk[l] = sub(s, kc[l]);                                          /* key, round i+1 */
+            x[l] = _mm512_xor_si512(lp_a(ts[l], kc[l]), LD(K.ck[2 * j + 1])); /* state ^ K_{i+1} */
+        }
+        EACH(l) kc[l] = lp_b(tk[l], j < 5 ? LD(K.ck[2 * j + 2]) : zero);    /* K_{i+2} ^ C_{i+2}; K_13 */
+        EACH(l) ts[l] = sub(s, x[l]);
         if (j < 5) {
-            tk = sub(s, kc);                                          /* key, round i+2 */
-            x = _mm512_xor_si512(lp_b(ts, kc), LD(K.ck[2 * j + 2]));
-            kc = lp_a(tk, LD(K.ck[2 * j + 3]));
-            ts = sub(s, x);
+            EACH(l) {
+                tk[l] = sub(s, kc[l]);                                      /* key, round i+2 */
+                x[l] = _mm512_xor_si512(lp_b(ts[l], kc[l]), LD(K.ck[2 * j + 2]));
+            }
+            EACH(l) kc[l] = lp_a(tk[l], LD(K.ck[2 * j + 3]));
+            EACH(l) ts[l] = sub(s, x[l]);
         } else {
-            ts = lp_b(ts, kc);                                        /* E(K, m) */
+            EACH(l) ts[l] = lp_b(ts[l], kc[l]);                             /* E(K, m) */
         }
     }
-    return XOR3(ts, h, m);
+    EACH(l) h[l] = XOR3(ts[l], h[l], m[l]);
 }
 
 #define PHI(v) _mm512_gf2p8affine_epi64_epi8((v), _mm512_set1_epi64((long long)PHI_MATRIX), 0)
@@ -215,13 +220,36 @@ static inline __attribute__((always_inline)) void load_sbox(sbox_t *s) {
     s->s3 = LD(K.sp + 192);
 }
 
-static void sb_g(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]) {
+/* The lane step of width L (L = 1: g of the kernel table). */
+static inline __attribute__((always_inline)) void g_lanes(int L, uint64_t *const h[],
+                                                          const uint64_t *const n[],
+                                                          const uint64_t *const m[]) {
     sbox_t s;
+    __m512i vh[HWC_SB_MAX_LANES], hx[HWC_SB_MAX_LANES], vm[HWC_SB_MAX_LANES];
     load_sbox(&s);
-    __m512i vh = PHI(_mm512_loadu_si512((const void *)h));
-    __m512i r = g_phi(&s, vh, _mm512_xor_si512(vh, PHI(_mm512_loadu_si512((const void *)n))),
-                      PHI(_mm512_loadu_si512((const void *)m)));
-    _mm512_storeu_si512((void *)h, PHI(r));   /* phi^-1 = phi */
+    EACH(l) {
+        vh[l] = PHI(_mm512_loadu_si512((const void *)h[l]));
+        hx[l] = _mm512_xor_si512(vh[l], PHI(_mm512_loadu_si512((const void *)n[l])));
+        vm[l] = PHI(_mm512_loadu_si512((const void *)m[l]));
+    }
+    g_phi(&s, L, vh, hx, vm);
+    EACH(l) _mm512_storeu_si512((void *)h[l], PHI(vh[l]));   /* phi^-1 = phi */
+}
+
+static void sb_g(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]) {
+    g_lanes(1, &h, &n, &m);
+}
+
+static void sb_g2(uint64_t *const h[], const uint64_t *const n[], const uint64_t *const m[]) {
+    g_lanes(2, h, n, m);
+}
+
+static void sb_g3(uint64_t *const h[], const uint64_t *const n[], const uint64_t *const m[]) {
+    g_lanes(3, h, n, m);
+}
+
+static void sb_g4(uint64_t *const h[], const uint64_t *const n[], const uint64_t *const m[]) {
+    g_lanes(4, h, n, m);
 }
 
 static void sb_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uint8_t *data,
@@ -235,7 +263,8 @@ static void sb_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uin
     __m512i hx = _mm512_xor_si512(vh, PHI(vn));
     for (size_t b = 0; b < nblocks; b++) {
         __m512i m = _mm512_loadu_si512((const void *)(data + 64 * b));
-        vh = g_phi(&s, vh, hx, PHI(m));
+        __m512i pm = PHI(m);
+        g_phi(&s, 1, &vh, &hx, &pm);
         vn = add512(vn, n512);
         vs = add512(vs, m);
         hx = _mm512_xor_si512(vh, PHI(vn));
@@ -245,4 +274,8 @@ static void sb_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uin
     _mm512_storeu_si512((void *)sigma, vs);
 }
 
-const hwc_streebog_impl hwc_streebog_avx512 = {sb_g, sb_blocks};
+const hwc_streebog_impl hwc_streebog_avx512 = {
+    .g = sb_g,
+    .blocks = sb_blocks,
+    .g_lanes = {[2] = sb_g2, [3] = sb_g3, [4] = sb_g4},
+};

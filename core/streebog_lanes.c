@@ -1,0 +1,145 @@
+/* Streebog in lanes: the schedule of many independent compressions over the
+ * kernel's lane steps, and hwc_streebog_many (RFC 6986 section 8 for every
+ * message, the messages side by side). core/ owns the stages: each lane
+ * holds one message's h, N and Sigma and its next block; the block
+ * compressions and the three finalisation compressions of stage 3 all go
+ * through the same lane steps, and a lane whose message ends takes the
+ * next message at once. */
+#include <string.h>
+#include "hwcrypt/batch.h"
+#include "internal/streebog_constants.h"
+#include "internal/wipe.h"
+#include "streebog_internal.h"
+
+size_t hwc_sb_lane_width(const hwc_streebog_impl *k) {
+    size_t w = HWC_SB_MAX_LANES;
+    while (w > 1 && !k->g_lanes[w]) w--;
+    return w;
+}
+
+void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, uint64_t *const h[],
+                     const uint64_t *const n[], const uint64_t *const m[]) {
+    while (count) {
+        size_t w = count < HWC_SB_MAX_LANES ? count : HWC_SB_MAX_LANES;
+        while (w > 1 && !k->g_lanes[w]) w--;
+        if (w == 1) k->g(h[0], n[0], m[0]);
+        else k->g_lanes[w](h, n, m);
+        h += w;
+        n += w;
+        m += w;
+        count -= w;
+    }
+}
+
+/* Where a lane's message is in RFC 6986 section 8: stage 2 blocks, the
+   padded last block, g_0(h, N), g_0(h, Sigma). */
+enum { PH_BLOCK, PH_PAD, PH_FIN_N, PH_FIN_SIGMA };
+
+typedef struct {
+    uint64_t h[8], n[8], sigma[8], m[8];
+    const uint8_t *p;   /* bytes not compressed yet */
+    size_t left;
+    size_t idx;         /* message number */
+    int phase;
+} sb_lane;
+
+static void lane_start(sb_lane *a, size_t idx, const void *msg, size_t len, unsigned bits) {
+    uint64_t iv = bits == 256 ? 0x0101010101010101ull : 0;
+    for (int i = 0; i < 8; i++) {
+        a->h[i] = iv;
+        a->n[i] = 0;
+        a->sigma[i] = 0;
+    }
+    a->p = msg;
+    a->left = len;
+    a->idx = idx;
+    a->phase = len >= 64 ? PH_BLOCK : PH_PAD;
+}
+
+/* The next compression of lane a: its N (or 0) and its message block. */
+static void lane_input(sb_lane *a, const uint64_t **n, const uint64_t **m) {
+    static const uint64_t zero[8];
+    if (a->phase == PH_BLOCK || a->phase == PH_PAD) {
+        uint8_t last[64];
+        const uint8_t *src = a->p;
+        if (a->phase == PH_PAD) {   /* m = 0^(511-|M|) || 1 || M */
+            memset(last, 0, sizeof last);
+            if (a->left) memcpy(last, a->p, a->left);
+            last[a->left] = 0x01;
+            src = last;
+        }
+        for (int i = 0; i < 8; i++) a->m[i] = hwc_streebog_load64(src + 8 * i);
+        *n = a->n;
+        *m = a->m;
+    } else {
+        *n = zero;
+        *m = a->phase == PH_FIN_N ? a->n : a->sigma;
+    }
+}
+
+/* After the compression: N and Sigma (section 8.2 / 8.3); 1 when the
+   message is done. */
+static int lane_advance(sb_lane *a) {
+    switch (a->phase) {
+    case PH_BLOCK:
+        hwc_streebog_add512_word(a->n, 512);
+        hwc_streebog_add512(a->sigma, a->m);
+        a->p += 64;
+        a->left -= 64;
+        if (a->left < 64) a->phase = PH_PAD;
+        return 0;
+    case PH_PAD:
+        hwc_streebog_add512_word(a->n, (uint64_t)a->left * 8);
+        hwc_streebog_add512(a->sigma, a->m);
+        a->phase = PH_FIN_N;
+        return 0;
+    case PH_FIN_N:
+        a->phase = PH_FIN_SIGMA;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+int hwc_streebog_many(unsigned digest_bits, size_t n, const void *const msg[], const size_t len[],
+                      uint8_t *digests) {
+    if (n && (!msg || !len || !digests)) return HWC_ERR_NULL_POINTER;
+    for (size_t i = 0; i < n; i++)
+        if (!msg[i] && len[i]) return HWC_ERR_NULL_POINTER;
+    if (digest_bits != 256 && digest_bits != 512) return HWC_ERR_BAD_ARGUMENT;
+    if (n == 0) return HWC_OK;
+
+    const hwc_streebog_impl *k = hwc_active_streebog();
+    size_t width = hwc_sb_lane_width(k), live = 0, next = 0;
+    size_t dlen = digest_bits / 8, first = digest_bits == 256 ? 4 : 0;
+    sb_lane lanes[HWC_SB_MAX_LANES];
+    uint64_t *hp[HWC_SB_MAX_LANES] = {0};
+    const uint64_t *np[HWC_SB_MAX_LANES] = {0}, *mp[HWC_SB_MAX_LANES] = {0};
+    for (; live < width && next < n; live++, next++)
+        lane_start(&lanes[live], next, msg[next], len[next], digest_bits);
+    while (live) {
+        for (size_t l = 0; l < live; l++) {
+            hp[l] = lanes[l].h;
+            lane_input(&lanes[l], &np[l], &mp[l]);
+        }
+        hwc_sb_compress(k, live, hp, np, mp);
+        for (size_t l = 0; l < live;) {
+            sb_lane *a = &lanes[l];
+            if (!lane_advance(a)) {
+                l++;
+                continue;
+            }
+            uint8_t *out = digests + a->idx * dlen;
+            for (size_t i = first; i < 8; i++) hwc_streebog_store64(out + 8 * (i - first), a->h[i]);
+            if (next < n) {
+                lane_start(a, next, msg[next], len[next], digest_bits);
+                next++;
+                l++;
+            } else {
+                *a = lanes[--live];   /* the last lane takes this slot */
+            }
+        }
+    }
+    hwc_wipe_inline(lanes, sizeof lanes);
+    return HWC_OK;
+}

@@ -92,47 +92,63 @@ int hwc_hmac_streebog(unsigned digest_bits, const uint8_t *key, size_t key_len, 
     return hwc_hmac_streebog_final(&c, mac);
 }
 
-/* For each lane l < L: h[l] = the words of H(pad || msg[l]), pad a state
-   after whole 64-byte blocks, msg[l] one 64-byte block as words (Streebog-512:
-   RFC 6986 section 8.2 for the block, 8.3 for the finalisation). */
-static void hash_block_lanes(const hwc_streebog_ctx *pad, size_t L,
-                             uint64_t msg[][8], uint64_t h[][8]) {
-    static const uint64_t zero[8];
-    static const uint64_t last[8] = {1};   /* the empty tail, padded: 0^511 || 1 */
-    uint64_t n1[8], sigma[HWC_SB_MAX_LANES][8];
-    uint64_t *hp[HWC_SB_MAX_LANES] = {0};
-    const uint64_t *np[HWC_SB_MAX_LANES] = {0}, *mp[HWC_SB_MAX_LANES] = {0};
-    const hwc_streebog_impl *k = pad->impl;
-    memcpy(n1, pad->n, sizeof n1);
-    hwc_streebog_add512_word(n1, 512);
+/* What the compressions of H(pad || one 64-byte block) need besides the
+   block, set up once per PBKDF2 call (RFC 6986 section 8.2 for the block,
+   8.3 for the finalisation; pad is a state after whole 64-byte blocks). */
+typedef struct {
+    uint64_t h[8], n0[8], n1[8], zero[8], sigma[8];
+    uint8_t n1_bytes[64], last[64];   /* N after the block; the empty tail, padded */
+    const hwc_streebog_impl *k;
+} block_hash;
+
+static void block_hash_setup(block_hash *b, const hwc_streebog_ctx *pad) {
+    uint8_t tmp[64];
+    memcpy(b->h, pad->h, sizeof b->h);
+    memcpy(b->n0, pad->n, sizeof b->n0);
+    memcpy(b->n1, pad->n, sizeof b->n1);
+    hwc_streebog_add512_word(b->n1, 512);   /* N += 512, then N += 0 for the empty tail */
+    memset(b->zero, 0, sizeof b->zero);
+    memcpy(b->sigma, pad->sigma, sizeof b->sigma);
+    memcpy(b->n1_bytes, hwc_sb_words_bytes(b->n1, tmp), 64);
+    memset(b->last, 0, sizeof b->last);
+    b->last[0] = 0x01;   /* 0^511 || 1 */
+    b->k = pad->impl;
+}
+
+/* For each lane l < L: h[l] = the words of H(pad || msg[l]) (Streebog-512),
+   msg[l] one 64-byte block as words; h and msg do not overlap. */
+static void hash_block_lanes(const block_hash *b, size_t L, uint64_t msg[][8], uint64_t h[][8]) {
+    static const uint64_t last_w[8] = {1};
+    uint64_t sigma[HWC_SB_MAX_LANES][8];
+    uint8_t tmp[HWC_SB_MAX_LANES][64], tmp2[HWC_SB_MAX_LANES][64];
+    hwc_sb_lane io[HWC_SB_MAX_LANES] = {{0}};
     for (size_t l = 0; l < L; l++) {
-        memcpy(h[l], pad->h, sizeof h[l]);
-        memcpy(sigma[l], pad->sigma, sizeof sigma[l]);
+        memcpy(sigma[l], b->sigma, sizeof sigma[l]);
         hwc_streebog_add512(sigma[l], msg[l]);
-        hwc_streebog_add512(sigma[l], last);
-        hp[l] = h[l];
-        np[l] = pad->n;
-        mp[l] = msg[l];
+        hwc_streebog_add512(sigma[l], last_w);
+        io[l] = (hwc_sb_lane){h[l], b->h, (uint64_t *)b->n0, NULL, hwc_sb_words_bytes(msg[l], tmp[l])};
     }
-    hwc_sb_compress(k, L, hp, np, mp);   /* h = g_N(h, m) */
-    for (size_t l = 0; l < L; l++) np[l] = n1, mp[l] = last;
-    hwc_sb_compress(k, L, hp, np, mp);   /* h = g_N(h, 0^511 || 1), N += 0 */
-    for (size_t l = 0; l < L; l++) np[l] = zero, mp[l] = n1;
-    hwc_sb_compress(k, L, hp, np, mp);   /* h = g_0(h, N) */
-    for (size_t l = 0; l < L; l++) mp[l] = sigma[l];
-    hwc_sb_compress(k, L, hp, np, mp);   /* h = g_0(h, Sigma) */
+    hwc_sb_compress(b->k, L, io);   /* h = g_N(h, m) */
+    for (size_t l = 0; l < L; l++) io[l].h_in = h[l], io[l].n = (uint64_t *)b->n1, io[l].m = b->last;
+    hwc_sb_compress(b->k, L, io);   /* h = g_N(h, 0^511 || 1) */
+    for (size_t l = 0; l < L; l++) io[l].n = (uint64_t *)b->zero, io[l].m = b->n1_bytes;
+    hwc_sb_compress(b->k, L, io);   /* h = g_0(h, N) */
+    for (size_t l = 0; l < L; l++) io[l].m = hwc_sb_words_bytes(sigma[l], tmp2[l]);
+    hwc_sb_compress(b->k, L, io);   /* h = g_0(h, Sigma) */
     hwc_wipe_inline(sigma, sizeof sigma);
+    hwc_wipe_inline(tmp, sizeof tmp);
+    hwc_wipe_inline(tmp2, sizeof tmp2);
 }
 
 /* RFC 8018 section 5.2 for L output blocks at once: u[l] holds U_1 of block
    l on entry; on return t[l] = U_1 ^ ... ^ U_c. */
-static void pbkdf2_lanes(const hwc_hmac_streebog_ctx *s, size_t L, uint32_t iterations,
-                         uint64_t u[][8], uint64_t t[][8]) {
+static void pbkdf2_lanes(const block_hash pads[2], size_t L, uint32_t iterations, uint64_t u[][8],
+                         uint64_t t[][8]) {
     uint64_t d[HWC_SB_MAX_LANES][8];
     memcpy(t, u, L * sizeof *t);
     for (uint32_t j = 1; j < iterations; j++) {
-        hash_block_lanes(&s->inner, L, u, d);   /* H(K0 ^ ipad || U_{j-1}) */
-        hash_block_lanes(&s->outer, L, d, u);   /* U_j */
+        hash_block_lanes(&pads[0], L, u, d);   /* H(K0 ^ ipad || U_{j-1}) */
+        hash_block_lanes(&pads[1], L, d, u);   /* U_j */
         for (size_t l = 0; l < L; l++)
             for (int w = 0; w < 8; w++) t[l][w] ^= u[l][w];
     }
@@ -153,11 +169,14 @@ int hwc_pbkdf2_streebog512(const uint8_t *password, size_t password_len, const u
 
     hwc_hmac_streebog_ctx s;
     hwc_streebog_ctx salted, tmp;
+    block_hash pads[2];
     uint64_t u[HWC_SB_MAX_LANES][8], t[HWC_SB_MAX_LANES][8];
     uint8_t b[64], ctr[4];
     hmac_setup(&s, hwc_active_streebog(), 512, password, password_len);
     salted = s.inner;
     hwc_sb_absorb(&salted, salt, salt_len);
+    block_hash_setup(&pads[0], &s.inner);
+    block_hash_setup(&pads[1], &s.outer);
     size_t width = hwc_sb_lane_width(s.inner.impl);
     for (uint32_t i = 1; out_len;) {
         size_t L = 0;
@@ -171,7 +190,7 @@ int hwc_pbkdf2_streebog512(const uint8_t *password, size_t password_len, const u
             hmac_finish(&tmp, &s.outer, b);   /* U_1 = PRF(P, S || INT(i)) */
             for (int w = 0; w < 8; w++) u[L][w] = hwc_streebog_load64(b + 8 * w);
         }
-        pbkdf2_lanes(&s, L, iterations, u, t);
+        pbkdf2_lanes(pads, L, iterations, u, t);
         for (size_t l = 0; l < L; l++) {
             size_t n = out_len < 64 ? out_len : 64;
             for (int w = 0; w < 8; w++) hwc_streebog_store64(b + 8 * w, t[l][w]);
@@ -182,6 +201,7 @@ int hwc_pbkdf2_streebog512(const uint8_t *password, size_t password_len, const u
     }
     hwc_wipe_inline(&s, sizeof s);
     hwc_wipe_inline(&salted, sizeof salted);
+    hwc_wipe_inline(pads, sizeof pads);
     hwc_wipe_inline(&tmp, sizeof tmp);
     hwc_wipe_inline(u, sizeof u);
     hwc_wipe_inline(t, sizeof t);

@@ -1,10 +1,10 @@
 /* Streebog in lanes: the schedule of many independent compressions over the
  * kernel's lane steps, and hwc_streebog_many (RFC 6986 section 8 for every
  * message, the messages side by side). core/ owns the stages: each lane
- * holds one message's h, N and Sigma and its next block; the block
- * compressions and the three finalisation compressions of stage 3 all go
- * through the same lane steps, and a lane whose message ends takes the
- * next message at once. */
+ * holds one message's h, N and Sigma; its whole blocks (stage 2, N and
+ * Sigma advanced by the kernel) and the three compressions of stage 3 all go
+ * through the same lane steps, and a lane whose message ends takes the next
+ * message at once. */
 #include <string.h>
 #include "hwcrypt/batch.h"
 #include "internal/streebog_constants.h"
@@ -17,16 +17,35 @@ size_t hwc_sb_lane_width(const hwc_streebog_impl *k) {
     return w;
 }
 
-void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, uint64_t *const h[],
-                     const uint64_t *const n[], const uint64_t *const m[]) {
+const uint8_t *hwc_sb_words_bytes(const uint64_t w[8], uint8_t tmp[64]) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)tmp;
+    return (const uint8_t *)w;
+#else
+    for (int i = 0; i < 8; i++) hwc_streebog_store64(tmp + 8 * i, w[i]);
+    return tmp;
+#endif
+}
+
+/* One lane by the kernel's g (kernels without a 1-lane step). */
+static void lane_by_g(const hwc_streebog_impl *k, const hwc_sb_lane *a) {
+    uint64_t m[8];
+    for (int i = 0; i < 8; i++) m[i] = hwc_streebog_load64(a->m + 8 * i);
+    if (a->h != a->h_in) memcpy(a->h, a->h_in, sizeof m);
+    k->g(a->h, a->n, m);
+    if (a->sigma) {
+        hwc_streebog_add512_word(a->n, 512);
+        hwc_streebog_add512(a->sigma, m);
+    }
+}
+
+void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, const hwc_sb_lane *lane) {
     while (count) {
         size_t w = count < HWC_SB_MAX_LANES ? count : HWC_SB_MAX_LANES;
         while (w > 1 && !k->g_lanes[w]) w--;
-        if (w == 1) k->g(h[0], n[0], m[0]);
-        else k->g_lanes[w](h, n, m);
-        h += w;
-        n += w;
-        m += w;
+        if (k->g_lanes[w]) k->g_lanes[w](lane);
+        else lane_by_g(k, lane);
+        lane += w;
         count -= w;
     }
 }
@@ -36,7 +55,8 @@ void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, uint64_t *const h
 enum { PH_BLOCK, PH_PAD, PH_FIN_N, PH_FIN_SIGMA };
 
 typedef struct {
-    uint64_t h[8], n[8], sigma[8], m[8];
+    uint64_t h[8], n[8], sigma[8], zero[8];
+    uint8_t last[64];   /* the padded last block, then N or Sigma as bytes */
     const uint8_t *p;   /* bytes not compressed yet */
     size_t left;
     size_t idx;         /* message number */
@@ -49,6 +69,7 @@ static void lane_start(sb_lane *a, size_t idx, const void *msg, size_t len, unsi
         a->h[i] = iv;
         a->n[i] = 0;
         a->sigma[i] = 0;
+        a->zero[i] = 0;
     }
     a->p = msg;
     a->left = len;
@@ -56,43 +77,46 @@ static void lane_start(sb_lane *a, size_t idx, const void *msg, size_t len, unsi
     a->phase = len >= 64 ? PH_BLOCK : PH_PAD;
 }
 
-/* The next compression of lane a: its N (or 0) and its message block. */
-static void lane_input(sb_lane *a, const uint64_t **n, const uint64_t **m) {
-    static const uint64_t zero[8];
-    if (a->phase == PH_BLOCK || a->phase == PH_PAD) {
-        uint8_t last[64];
-        const uint8_t *src = a->p;
-        if (a->phase == PH_PAD) {   /* m = 0^(511-|M|) || 1 || M */
-            memset(last, 0, sizeof last);
-            if (a->left) memcpy(last, a->p, a->left);
-            last[a->left] = 0x01;
-            src = last;
-        }
-        for (int i = 0; i < 8; i++) a->m[i] = hwc_streebog_load64(src + 8 * i);
-        *n = a->n;
-        *m = a->m;
-    } else {
-        *n = zero;
-        *m = a->phase == PH_FIN_N ? a->n : a->sigma;
+/* The next compression of lane a. */
+static hwc_sb_lane lane_input(sb_lane *a) {
+    hwc_sb_lane io = {a->h, a->h, a->n, NULL, a->last};
+    const uint8_t *b;
+    switch (a->phase) {
+    case PH_BLOCK:   /* h = g_N(h, m), N += 512, Sigma += m */
+        io.sigma = a->sigma;
+        io.m = a->p;
+        break;
+    case PH_PAD:     /* m = 0^(511-|M|) || 1 || M */
+        memset(a->last, 0, sizeof a->last);
+        if (a->left) memcpy(a->last, a->p, a->left);
+        a->last[a->left] = 0x01;
+        break;
+    default:         /* g_0(h, N), g_0(h, Sigma) */
+        io.n = a->zero;
+        b = hwc_sb_words_bytes(a->phase == PH_FIN_N ? a->n : a->sigma, a->last);
+        if (b != a->last) memcpy(a->last, b, sizeof a->last);
+        break;
     }
+    return io;
 }
 
-/* After the compression: N and Sigma (section 8.2 / 8.3); 1 when the
-   message is done. */
+/* After the compression: the rest of section 8.2 / 8.3; 1 when the message
+   is done. */
 static int lane_advance(sb_lane *a) {
     switch (a->phase) {
     case PH_BLOCK:
-        hwc_streebog_add512_word(a->n, 512);
-        hwc_streebog_add512(a->sigma, a->m);
         a->p += 64;
         a->left -= 64;
         if (a->left < 64) a->phase = PH_PAD;
         return 0;
-    case PH_PAD:
+    case PH_PAD: {
+        uint64_t m[8];
+        for (int i = 0; i < 8; i++) m[i] = hwc_streebog_load64(a->last + 8 * i);
         hwc_streebog_add512_word(a->n, (uint64_t)a->left * 8);
-        hwc_streebog_add512(a->sigma, a->m);
+        hwc_streebog_add512(a->sigma, m);
         a->phase = PH_FIN_N;
         return 0;
+    }
     case PH_FIN_N:
         a->phase = PH_FIN_SIGMA;
         return 0;
@@ -113,16 +137,12 @@ int hwc_streebog_many(unsigned digest_bits, size_t n, const void *const msg[], c
     size_t width = hwc_sb_lane_width(k), live = 0, next = 0;
     size_t dlen = digest_bits / 8, first = digest_bits == 256 ? 4 : 0;
     sb_lane lanes[HWC_SB_MAX_LANES];
-    uint64_t *hp[HWC_SB_MAX_LANES] = {0};
-    const uint64_t *np[HWC_SB_MAX_LANES] = {0}, *mp[HWC_SB_MAX_LANES] = {0};
+    hwc_sb_lane io[HWC_SB_MAX_LANES] = {{0}};
     for (; live < width && next < n; live++, next++)
         lane_start(&lanes[live], next, msg[next], len[next], digest_bits);
     while (live) {
-        for (size_t l = 0; l < live; l++) {
-            hp[l] = lanes[l].h;
-            lane_input(&lanes[l], &np[l], &mp[l]);
-        }
-        hwc_sb_compress(k, live, hp, np, mp);
+        for (size_t l = 0; l < live; l++) io[l] = lane_input(&lanes[l]);
+        hwc_sb_compress(k, live, io);
         for (size_t l = 0; l < live;) {
             sb_lane *a = &lanes[l];
             if (!lane_advance(a)) {

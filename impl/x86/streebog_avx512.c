@@ -266,37 +266,40 @@ static inline __attribute__((always_inline)) void load_sbox(sbox_t *s) {
     s->s3 = LD(K.sp + 192);
 }
 
-/* The lane step of width L (L = 1: g of the kernel table). */
-static inline __attribute__((always_inline)) void g_lanes(int L, uint64_t *const h[],
-                                                          const uint64_t *const n[],
-                                                          const uint64_t *const m[]) {
+/* The lane step of width L (internal/kernel.h); the N and Sigma additions
+   stay in vector registers, so the next step's loads are forwarded from
+   these stores. */
+static inline __attribute__((always_inline)) void g_lanes(int L, const hwc_sb_lane *a) {
     sbox_t s;
     __m512i vh[HWC_SB_MAX_LANES], hx[HWC_SB_MAX_LANES], vm[HWC_SB_MAX_LANES];
     load_sbox(&s);
     EACH(l) {
-        vh[l] = PHI(_mm512_loadu_si512((const void *)h[l]));
-        hx[l] = _mm512_xor_si512(vh[l], PHI(_mm512_loadu_si512((const void *)n[l])));
-        vm[l] = PHI(_mm512_loadu_si512((const void *)m[l]));
+        vh[l] = PHI(_mm512_loadu_si512((const void *)a[l].h_in));
+        hx[l] = _mm512_xor_si512(vh[l], PHI(_mm512_loadu_si512((const void *)a[l].n)));
+        vm[l] = PHI(_mm512_loadu_si512((const void *)a[l].m));
     }
     g_phi(&s, L, vh, hx, vm);
-    EACH(l) _mm512_storeu_si512((void *)h[l], PHI(vh[l]));   /* phi^-1 = phi */
+    EACH(l) {
+        _mm512_storeu_si512((void *)a[l].h, PHI(vh[l]));   /* phi^-1 = phi */
+        if (a[l].sigma) {
+            __m512i m = _mm512_loadu_si512((const void *)a[l].m);
+            __m512i n = _mm512_loadu_si512((const void *)a[l].n);
+            __m512i sg = _mm512_loadu_si512((const void *)a[l].sigma);
+            _mm512_storeu_si512((void *)a[l].n, add512(n, _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 512)));
+            _mm512_storeu_si512((void *)a[l].sigma, add512(sg, m));
+        }
+    }
 }
 
 static void sb_g(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]) {
-    g_lanes(1, &h, &n, &m);
+    hwc_sb_lane a = {h, h, (uint64_t *)(uintptr_t)n, NULL, (const uint8_t *)m};   /* x86: words = bytes */
+    g_lanes(1, &a);
 }
 
-static void sb_g2(uint64_t *const h[], const uint64_t *const n[], const uint64_t *const m[]) {
-    g_lanes(2, h, n, m);
-}
-
-static void sb_g3(uint64_t *const h[], const uint64_t *const n[], const uint64_t *const m[]) {
-    g_lanes(3, h, n, m);
-}
-
-static void sb_g4(uint64_t *const h[], const uint64_t *const n[], const uint64_t *const m[]) {
-    g_lanes(4, h, n, m);
-}
+static void sb_g1(const hwc_sb_lane *a) { g_lanes(1, a); }
+static void sb_g2(const hwc_sb_lane *a) { g_lanes(2, a); }
+static void sb_g3(const hwc_sb_lane *a) { g_lanes(3, a); }
+static void sb_g4(const hwc_sb_lane *a) { g_lanes(4, a); }
 
 static void sb_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uint8_t *data,
                       size_t nblocks) {
@@ -323,5 +326,5 @@ static void sb_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uin
 const hwc_streebog_impl hwc_streebog_avx512 = {
     .g = sb_g,
     .blocks = sb_blocks,
-    .g_lanes = {[2] = sb_g2, [3] = sb_g3, [4] = sb_g4},
+    .g_lanes = {[1] = sb_g1, [2] = sb_g2, [3] = sb_g3, [4] = sb_g4},
 };

@@ -115,29 +115,32 @@ static void block_hash_setup(block_hash *b, const hwc_streebog_ctx *pad) {
     b->k = pad->impl;
 }
 
+/* Per-lane scratch of hash_block_lanes (wiped once, by the caller). */
+typedef struct {
+    uint64_t sigma[HWC_SB_MAX_LANES][8];
+    uint8_t bytes[2][HWC_SB_MAX_LANES][64];   /* big-endian hosts: words as bytes */
+} block_scratch;
+
 /* For each lane l < L: h[l] = the words of H(pad || msg[l]) (Streebog-512),
    msg[l] one 64-byte block as words; h and msg do not overlap. */
-static void hash_block_lanes(const block_hash *b, size_t L, uint64_t msg[][8], uint64_t h[][8]) {
+static void hash_block_lanes(const block_hash *b, size_t L, uint64_t msg[][8], uint64_t h[][8],
+                             block_scratch *x) {
     static const uint64_t last_w[8] = {1};
-    uint64_t sigma[HWC_SB_MAX_LANES][8];
-    uint8_t tmp[HWC_SB_MAX_LANES][64], tmp2[HWC_SB_MAX_LANES][64];
     hwc_sb_lane io[HWC_SB_MAX_LANES] = {{0}};
     for (size_t l = 0; l < L; l++) {
-        memcpy(sigma[l], b->sigma, sizeof sigma[l]);
-        hwc_streebog_add512(sigma[l], msg[l]);
-        hwc_streebog_add512(sigma[l], last_w);
-        io[l] = (hwc_sb_lane){h[l], b->h, (uint64_t *)b->n0, NULL, hwc_sb_words_bytes(msg[l], tmp[l])};
+        memcpy(x->sigma[l], b->sigma, sizeof x->sigma[l]);
+        hwc_streebog_add512(x->sigma[l], msg[l]);
+        hwc_streebog_add512(x->sigma[l], last_w);
+        io[l] = (hwc_sb_lane){h[l], b->h, (uint64_t *)b->n0, NULL,
+                              hwc_sb_words_bytes(msg[l], x->bytes[0][l])};
     }
     hwc_sb_compress(b->k, L, io);   /* h = g_N(h, m) */
     for (size_t l = 0; l < L; l++) io[l].h_in = h[l], io[l].n = (uint64_t *)b->n1, io[l].m = b->last;
     hwc_sb_compress(b->k, L, io);   /* h = g_N(h, 0^511 || 1) */
     for (size_t l = 0; l < L; l++) io[l].n = (uint64_t *)b->zero, io[l].m = b->n1_bytes;
     hwc_sb_compress(b->k, L, io);   /* h = g_0(h, N) */
-    for (size_t l = 0; l < L; l++) io[l].m = hwc_sb_words_bytes(sigma[l], tmp2[l]);
+    for (size_t l = 0; l < L; l++) io[l].m = hwc_sb_words_bytes(x->sigma[l], x->bytes[1][l]);
     hwc_sb_compress(b->k, L, io);   /* h = g_0(h, Sigma) */
-    hwc_wipe_inline(sigma, sizeof sigma);
-    hwc_wipe_inline(tmp, sizeof tmp);
-    hwc_wipe_inline(tmp2, sizeof tmp2);
 }
 
 /* RFC 8018 section 5.2 for L output blocks at once: u[l] holds U_1 of block
@@ -145,14 +148,16 @@ static void hash_block_lanes(const block_hash *b, size_t L, uint64_t msg[][8], u
 static void pbkdf2_lanes(const block_hash pads[2], size_t L, uint32_t iterations, uint64_t u[][8],
                          uint64_t t[][8]) {
     uint64_t d[HWC_SB_MAX_LANES][8];
+    block_scratch x;
     memcpy(t, u, L * sizeof *t);
     for (uint32_t j = 1; j < iterations; j++) {
-        hash_block_lanes(&pads[0], L, u, d);   /* H(K0 ^ ipad || U_{j-1}) */
-        hash_block_lanes(&pads[1], L, d, u);   /* U_j */
+        hash_block_lanes(&pads[0], L, u, d, &x);   /* H(K0 ^ ipad || U_{j-1}) */
+        hash_block_lanes(&pads[1], L, d, u, &x);   /* U_j */
         for (size_t l = 0; l < L; l++)
             for (int w = 0; w < 8; w++) t[l][w] ^= u[l][w];
     }
     hwc_wipe_inline(d, sizeof d);
+    hwc_wipe_inline(&x, sizeof x);
 }
 
 /* RFC 8018 section 5.2: T_i = U_1 ^ ... ^ U_c, U_1 = PRF(P, S || INT(i)),

@@ -1,6 +1,8 @@
 /* Streebog (GOST R 34.11-2012, RFC 6986) compression g_N with AVX-512
- * (F/BW/VL + VBMI + GFNI). Table-free and constant time: no branch and no
- * memory index depends on the message, the chaining value, N or Sigma.
+ * (F/BW/VL + VBMI + GFNI), one message or 2-4 independent ones side by side
+ * (the lane steps of internal/kernel.h). Table-free and constant time: no
+ * branch and no memory index depends on the message, the chaining value, N
+ * or Sigma.
  *
  * Notation: a state word r (internal/kernel.h order) is lane r; a[r][c] is byte c
  * of word r. LPS (RFC 6986 section 7): out[c][k] = XOR_r A_kr(pi(a[r][c])),
@@ -18,12 +20,21 @@
  * Two layouts, alternating between rounds, so that P costs nothing:
  *   word form   lane r = word r (bytes c);
  *   transposed  lane k = byte k of every word (byte c of lane k = a[c][k]).
- * Type A LPS (word form in, transposed out): lane k of term d is lane
- *   (k+d) mod 8 of S(x) (valignq), multiplied by c_{k,(k+d)} (ma[d], one
- *   constant per lane); the XOR of the 8 terms is out in transposed form.
+ * L is summed over r = k ^ d, d = 0..7 (term d pairs output k with input
+ * k ^ d, multiplied by c_{k,k^d}):
+ * Type A LPS (word form in, transposed out): term d is S(x) with its lanes
+ *   swapped k <-> k ^ d, times fa[d] (one constant per lane); the XOR of the
+ *   8 terms is out in transposed form.
  * Type B LPS (transposed in, word form out): after S, lane c holds word c of
- *   P(S(a)), so L runs inside each lane: byte k of term d is byte (k+d) mod 8
- *   of the same lane (vpshufb), multiplied by c_{k,(k+d)} (mb[d]).
+ *   P(S(a)), so L runs inside each lane: term d swaps bytes k <-> k ^ d in
+ *   every lane, times fb[d].
+ * The swaps are built from the XOR structure of d, most on the 4-wide
+ * XOR/shuffle ports of Zen 5 (docs/bench.md): type A, vshufi64x2 for the
+ * 128-bit block part (d & 6) and vpshufd for d & 1 after it; type B,
+ * vpshufb for d = 1 and 3, vpshuflw + vpshufhw for 2, vpshufd (dword swap)
+ * after those for d >= 4. So an LPS issues 13-14 instructions on the two
+ * shuffle/GF2P8 ports (2 vpermi2b, 1 spread, 8 vgf2p8mulb, 2-3 swaps) with
+ * a short dependency chain (swap, multiply, two XOR3 levels).
  * Round i of E (section 8.1) is type A for odd i, B for even i, for the state
  * and the key schedule K_{i+1} = LPS(K_i ^ C_i) alike (K_1 = LPS(h ^ N) is
  * type B on the transposed h ^ N); C_i is stored in the layout of K_i.
@@ -34,15 +45,8 @@
  * S (section 6.1): two vpermi2b look up the low 7 index bits in each
  * 128-byte half of the table; the index's top bit, spread over its byte by
  * vgf2p8affineqb, selects the half (vpternlogq).
- * Cost per LPS: 2 vpermi2b (3 uops each) + 1 spread + 1 select + 7 byte or
- * lane rotations + 8 vgf2p8mulb + 4 vpternlogq = 27 uops, 25 LPS per block.
- * On the Sapphire-Rapids-class core this was tuned on, 512-bit work issues on
- * ports 0 and 5 only and vgf2p8mulb on port 0 only: 27.5 cycles of port time
- * per key+state round pair, while one LPS has ~24 cycles of latency (S ~9,
- * L ~15), so the two chains do not hide each other fully: measured ~33
- * cycles per round pair, ~430 per block. Tried and slower there: byte
- * rotations by vprorq (port 0), a serial XOR tree, the S select by
- * vpmovb2m/vpcmpb + blend, S by four vpermb, no skew between the chains.
+ * One message is a latency chain (key and state LPS of each round); L
+ * messages interleave L such chains and fill the ports instead.
  * N and Sigma (section 8.2) are added with a branch-free vector carry
  * look-ahead on lane masks.
  *
@@ -64,13 +68,11 @@
    (internal/streebog_constants.c) by the rules above. */
 typedef struct {
     uint8_t sp[256];     /* sp[y] = phi(pi(phi^-1(y))) */
-    uint8_t ma[8][64];   /* lane k, every byte = phi(c_{k,(k+d) mod 8}) (type A term d) */
-    uint8_t mb[8][64];   /* byte k of every lane = phi(c_{k,(k+d) mod 8}) (type B term d) */
+    uint8_t fa[8][64];   /* lane k, every byte = phi(c_{k,k^d}) (type A term d) */
+    uint8_t fb[8][64];   /* byte k of every lane = phi(c_{k,k^d}) (type B term d) */
     uint8_t ck[12][64];  /* phi(C_i): word form for odd i, transposed for even i */
-    uint8_t rot[8][64];  /* vpshufb index: byte k of each qword <- byte (k+d) mod 8 */
-    uint8_t xa[8][64];   /* XOR-indexed type A multipliers (lp_a_x) */
-    uint8_t xb[8][64];   /* XOR-indexed type B multipliers (lp_b_x) */
     uint8_t swap1[64];   /* vpshufb index: byte k of each qword <- byte k ^ 1 */
+    uint8_t swap3[64];   /* vpshufb index: byte k of each qword <- byte k ^ 3 */
 } sb_consts;
 
 static _Alignas(64) sb_consts K;
@@ -105,23 +107,13 @@ static void build_consts(void) {
     }
     for (int d = 0; d < 8; d++)
         for (int p = 0; p < 64; p++) {
-            K.ma[d][p] = c[p / 8][(p / 8 + d) % 8];
-            K.mb[d][p] = c[p % 8][(p % 8 + d) % 8];
-            K.rot[d][p] = (uint8_t)((p & 8) | ((p + d) & 7));
+            K.fa[d][p] = c[p / 8][p / 8 ^ d];
+            K.fb[d][p] = c[p % 8][p % 8 ^ d];
         }
-    /* Term e = (ei, em, eo) of the XOR-indexed trees: lane (A) or byte (B)
-       k' = k ^ em*mid ^ eo*out takes c_{k', k' ^ d}, d = ei*in ^ em*mid ^ eo*out,
-       with (in, mid, out) = (2, 1, 4) for type A and (1, 4, 2) for type B. */
-    for (int e = 0; e < 8; e++) {
-        int ei = e & 1, em = e >> 1 & 1, eo = e >> 2;
-        int da = ei * 2 ^ em * 1 ^ eo * 4, db = ei * 1 ^ em * 4 ^ eo * 2;
-        for (int p = 0; p < 64; p++) {
-            int ka = p / 8 ^ em * 1 ^ eo * 4, kb = p % 8 ^ em * 4 ^ eo * 2;
-            K.xa[e][p] = c[ka][ka ^ da];
-            K.xb[e][p] = c[kb][kb ^ db];
-        }
+    for (int p = 0; p < 64; p++) {
+        K.swap1[p] = (uint8_t)((p & 15) ^ 1);
+        K.swap3[p] = (uint8_t)((p & 15) ^ 3);
     }
-    for (int p = 0; p < 64; p++) K.swap1[p] = (uint8_t)((p & 15) ^ 1);
     for (int i = 0; i < 12; i++)
         for (int r = 0; r < 8; r++)
             for (int b = 0; b < 8; b++) {
@@ -160,51 +152,27 @@ static inline __attribute__((always_inline)) __m512i sub(const sbox_t *s, __m512
     return _mm512_ternarylogic_epi64(top, hi, lo, 0xca);   /* top ? hi : lo */
 }
 
-#define TA(t, d) MUL(_mm512_alignr_epi64((t), (t), (d)), d, ma)
-#define TB(t, d) MUL(_mm512_shuffle_epi8((t), LD(K.rot[d])), d, mb)
+#define SW64(t, d) _mm512_shuffle_i64x2((t), (t), (d) == 2 ? 0xB1 : (d) == 4 ? 0x4E : 0x1B)
+#define QSW(t) _mm512_shuffle_epi32((t), 0x4E)   /* qwords k <-> k ^ 1 */
+#define DSW(t) _mm512_shuffle_epi32((t), 0xB1)   /* bytes k <-> k ^ 4 in each qword */
 
 /* L(P(.)) of an S output t, type A (word form in, transposed out), XOR e. */
 static inline __attribute__((always_inline)) __m512i lp_a(__m512i t, __m512i e) {
-    __m512i a = XOR3(MUL(t, 0, ma), TA(t, 1), TA(t, 2));
-    __m512i b = XOR3(TA(t, 3), TA(t, 4), TA(t, 5));
-    __m512i c = XOR3(TA(t, 6), TA(t, 7), e);
+    __m512i t2 = SW64(t, 2), t4 = SW64(t, 4), t6 = SW64(t, 6);
+    __m512i a = XOR3(MUL(t, 0, fa), MUL(QSW(t), 1, fa), MUL(t2, 2, fa));
+    __m512i b = XOR3(MUL(QSW(t2), 3, fa), MUL(t4, 4, fa), MUL(QSW(t4), 5, fa));
+    __m512i c = XOR3(MUL(t6, 6, fa), MUL(QSW(t6), 7, fa), e);
     return XOR3(a, b, c);
 }
 
 /* Type B (transposed in, word form out), XOR e. */
 static inline __attribute__((always_inline)) __m512i lp_b(__m512i t, __m512i e) {
-    __m512i a = XOR3(MUL(t, 0, mb), TB(t, 1), TB(t, 2));
-    __m512i b = XOR3(TB(t, 3), TB(t, 4), TB(t, 5));
-    __m512i c = XOR3(TB(t, 6), TB(t, 7), e);
+    __m512i t1 = _mm512_shuffle_epi8(t, LD(K.swap1)), t3 = _mm512_shuffle_epi8(t, LD(K.swap3));
+    __m512i t2 = _mm512_shufflehi_epi16(_mm512_shufflelo_epi16(t, 0xB1), 0xB1);
+    __m512i a = XOR3(MUL(t, 0, fb), MUL(t1, 1, fb), MUL(t2, 2, fb));
+    __m512i b = XOR3(MUL(t3, 3, fb), MUL(DSW(t), 4, fb), MUL(DSW(t1), 5, fb));
+    __m512i c = XOR3(MUL(DSW(t2), 6, fb), MUL(DSW(t3), 7, fb), e);
     return XOR3(a, b, c);
-}
-
-/* The same L(P(.)) as lp_a / lp_b for lanes that run side by side, where
-   throughput, not latency, counts: with r = k ^ d instead of k + d, term d
-   is the lane (byte) permutation k -> k ^ d, and d = in*ei ^ mid*em ^ out*eo
-   factors it into three swaps: the 8 products of t and swap_in(t) are
-   summed in pairs, swap_mid is applied to two partial sums, swap_out to one
-   (multipliers pre-permuted to match: xa, xb). 4 swaps instead of 7
-   rotations, and 3 of them on the 4-wide ports (vpshufd, vpshuflw/hw):
-   type A swaps 128-bit blocks (in, vshufi64x2), qwords in a block (mid,
-   vpshufd), 256-bit halves (out, vshufi64x2); type B swaps adjacent bytes
-   (in, vpshufb), dwords (mid, vpshufd), words (out, vpshuflw + vpshufhw). */
-#define MULX(a, e, M) _mm512_gf2p8mul_epi8((a), LD(K.M[e]))
-#define PAIR(t, ts, e, M) _mm512_xor_si512(MULX(t, e, M), MULX(ts, (e) + 1, M))
-
-static inline __attribute__((always_inline)) __m512i lp_a_x(__m512i t, __m512i e) {
-    __m512i ts = _mm512_shuffle_i64x2(t, t, 0xB1);
-    __m512i c0 = XOR3(MULX(t, 0, xa), MULX(ts, 1, xa), _mm512_shuffle_epi32(PAIR(t, ts, 2, xa), 0x4E));
-    __m512i c1 = XOR3(MULX(t, 4, xa), MULX(ts, 5, xa), _mm512_shuffle_epi32(PAIR(t, ts, 6, xa), 0x4E));
-    return XOR3(c0, _mm512_shuffle_i64x2(c1, c1, 0x4E), e);
-}
-
-static inline __attribute__((always_inline)) __m512i lp_b_x(__m512i t, __m512i e) {
-    __m512i ts = _mm512_shuffle_epi8(t, LD(K.swap1));
-    __m512i c0 = XOR3(MULX(t, 0, xb), MULX(ts, 1, xb), _mm512_shuffle_epi32(PAIR(t, ts, 2, xb), 0xB1));
-    __m512i c1 = XOR3(MULX(t, 4, xb), MULX(ts, 5, xb), _mm512_shuffle_epi32(PAIR(t, ts, 6, xb), 0xB1));
-    __m512i c1s = _mm512_shufflehi_epi16(_mm512_shufflelo_epi16(c1, 0xB1), 0xB1);
-    return XOR3(c0, c1s, e);
 }
 
 /* For each lane l < L: h[l]' = E(K = LPS(h ^ N), m) ^ h ^ m (RFC 6986
@@ -213,33 +181,31 @@ static inline __attribute__((always_inline)) __m512i lp_b_x(__m512i t, __m512i e
    form). The L chains are independent: each step is issued for every lane
    before the next, so the core overlaps them (L = 1 is the single path). */
 #define EACH(l) _Pragma("GCC unroll 4") for (int l = 0; l < L; l++)
-#define LPA(t, e) (L == 1 ? lp_a((t), (e)) : lp_a_x((t), (e)))
-#define LPB(t, e) (L == 1 ? lp_b((t), (e)) : lp_b_x((t), (e)))
 static inline __attribute__((always_inline)) void g_phi(const sbox_t *s, int L, __m512i h[],
                                                         const __m512i hx[], const __m512i m[]) {
     const __m512i zero = _mm512_setzero_si512();
     const __m512i tau = _mm512_loadu_si512((const void *)hwc_streebog_tau);
     __m512i ts[HWC_SB_MAX_LANES], kc[HWC_SB_MAX_LANES], tk[HWC_SB_MAX_LANES], x[HWC_SB_MAX_LANES];
-    EACH(l) kc[l] = LPB(sub(s, _mm512_permutexvar_epi8(tau, hx[l])), LD(K.ck[0])); /* K1 ^ C1 */
+    EACH(l) kc[l] = lp_b(sub(s, _mm512_permutexvar_epi8(tau, hx[l])), LD(K.ck[0])); /* K1 ^ C1 */
     EACH(l) ts[l] = sub(s, XOR3(m[l], kc[l], LD(K.ck[0])));                        /* S(m ^ K1) */
-    EACH(l) kc[l] = LPA(sub(s, kc[l]), LD(K.ck[1]));                              /* K2 ^ C2 */
+    EACH(l) kc[l] = lp_a(sub(s, kc[l]), LD(K.ck[1]));                              /* K2 ^ C2 */
     /* Entering round i = 2j+1: ts = S(state ^ K_i), kc = K_{i+1} ^ C_{i+1}. */
     for (int j = 0; j < 6; j++) {
         EACH(l) {
             tk[l] = sub(s, kc[l]);                                          /* key, round i+1 */
-            x[l] = _mm512_xor_si512(LPA(ts[l], kc[l]), LD(K.ck[2 * j + 1])); /* state ^ K_{i+1} */
+            x[l] = _mm512_xor_si512(lp_a(ts[l], kc[l]), LD(K.ck[2 * j + 1])); /* state ^ K_{i+1} */
         }
-        EACH(l) kc[l] = LPB(tk[l], j < 5 ? LD(K.ck[2 * j + 2]) : zero);    /* K_{i+2} ^ C_{i+2}; K_13 */
+        EACH(l) kc[l] = lp_b(tk[l], j < 5 ? LD(K.ck[2 * j + 2]) : zero);    /* K_{i+2} ^ C_{i+2}; K_13 */
         EACH(l) ts[l] = sub(s, x[l]);
         if (j < 5) {
             EACH(l) {
                 tk[l] = sub(s, kc[l]);                                      /* key, round i+2 */
-                x[l] = _mm512_xor_si512(LPB(ts[l], kc[l]), LD(K.ck[2 * j + 2]));
+                x[l] = _mm512_xor_si512(lp_b(ts[l], kc[l]), LD(K.ck[2 * j + 2]));
             }
-            EACH(l) kc[l] = LPA(tk[l], LD(K.ck[2 * j + 3]));
+            EACH(l) kc[l] = lp_a(tk[l], LD(K.ck[2 * j + 3]));
             EACH(l) ts[l] = sub(s, x[l]);
         } else {
-            EACH(l) ts[l] = LPB(ts[l], kc[l]);                             /* E(K, m) */
+            EACH(l) ts[l] = lp_b(ts[l], kc[l]);                             /* E(K, m) */
         }
     }
     EACH(l) h[l] = XOR3(ts[l], h[l], m[l]);

@@ -134,13 +134,13 @@ static void hash_block_lanes(const block_hash *b, size_t L, uint64_t msg[][8], u
         io[l] = (hwc_sb_lane){h[l], b->h, (uint64_t *)b->n0, NULL,
                               hwc_sb_words_bytes(msg[l], x->bytes[0][l])};
     }
-    hwc_sb_compress(b->k, L, io);   /* h = g_N(h, m) */
+    hwc_sb_compress(b->k, L, io, 1);   /* h = g_N(h, m) */
     for (size_t l = 0; l < L; l++) io[l].h_in = h[l], io[l].n = (uint64_t *)b->n1, io[l].m = b->last;
-    hwc_sb_compress(b->k, L, io);   /* h = g_N(h, 0^511 || 1) */
+    hwc_sb_compress(b->k, L, io, 1);   /* h = g_N(h, 0^511 || 1) */
     for (size_t l = 0; l < L; l++) io[l].n = (uint64_t *)b->zero, io[l].m = b->n1_bytes;
-    hwc_sb_compress(b->k, L, io);   /* h = g_0(h, N) */
+    hwc_sb_compress(b->k, L, io, 1);   /* h = g_0(h, N) */
     for (size_t l = 0; l < L; l++) io[l].m = hwc_sb_words_bytes(x->sigma[l], x->bytes[1][l]);
-    hwc_sb_compress(b->k, L, io);   /* h = g_0(h, Sigma) */
+    hwc_sb_compress(b->k, L, io, 1);   /* h = g_0(h, Sigma) */
 }
 
 /* RFC 8018 section 5.2 for L output blocks at once: u[l] holds U_1 of block

@@ -22,9 +22,10 @@ int hwc_sb_ctx_ok(const hwc_streebog_ctx *c);
 
 /* The widest lane step the kernel has (1 when it has none). */
 size_t hwc_sb_lane_width(const hwc_streebog_impl *k);
-/* Advances lane[0..count) (internal/kernel.h, hwc_sb_lane) in the widest
-   lane steps the kernel has, then narrower ones, then g. */
-void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, const hwc_sb_lane *lane);
+/* Advances lane[0..count) (internal/kernel.h, hwc_sb_lane) by nblocks in
+   the widest lane steps the kernel has, then narrower ones, then g. */
+void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, const hwc_sb_lane *lane,
+                     size_t nblocks);
 /* The 64 message-order bytes of the words w (w itself on a little-endian
    host, else converted into tmp). */
 const uint8_t *hwc_sb_words_bytes(const uint64_t w[8], uint8_t tmp[64]);

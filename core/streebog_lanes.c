@@ -5,6 +5,7 @@
  * Sigma advanced by the kernel) and the three compressions of stage 3 all go
  * through the same lane steps, and a lane whose message ends takes the next
  * message at once. */
+#include <stdint.h>
 #include <string.h>
 #include "hwcrypt/batch.h"
 #include "internal/streebog_constants.h"
@@ -28,23 +29,26 @@ const uint8_t *hwc_sb_words_bytes(const uint64_t w[8], uint8_t tmp[64]) {
 }
 
 /* One lane by the kernel's g (kernels without a 1-lane step). */
-static void lane_by_g(const hwc_streebog_impl *k, const hwc_sb_lane *a) {
+static void lane_by_g(const hwc_streebog_impl *k, const hwc_sb_lane *a, size_t nblocks) {
     uint64_t m[8];
-    for (int i = 0; i < 8; i++) m[i] = hwc_streebog_load64(a->m + 8 * i);
     if (a->h != a->h_in) memcpy(a->h, a->h_in, sizeof m);
-    k->g(a->h, a->n, m);
-    if (a->sigma) {
-        hwc_streebog_add512_word(a->n, 512);
-        hwc_streebog_add512(a->sigma, m);
+    for (size_t b = 0; b < nblocks; b++) {
+        for (int i = 0; i < 8; i++) m[i] = hwc_streebog_load64(a->m + 64 * b + 8 * i);
+        k->g(a->h, a->n, m);
+        if (a->sigma) {
+            hwc_streebog_add512_word(a->n, 512);
+            hwc_streebog_add512(a->sigma, m);
+        }
     }
 }
 
-void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, const hwc_sb_lane *lane) {
+void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, const hwc_sb_lane *lane,
+                     size_t nblocks) {
     while (count) {
         size_t w = count < HWC_SB_MAX_LANES ? count : HWC_SB_MAX_LANES;
         while (w > 1 && !k->g_lanes[w]) w--;
-        if (k->g_lanes[w]) k->g_lanes[w](lane);
-        else lane_by_g(k, lane);
+        if (k->g_lanes[w]) k->g_lanes[w](lane, nblocks);
+        else lane_by_g(k, lane, nblocks);
         lane += w;
         count -= w;
     }
@@ -100,13 +104,13 @@ static hwc_sb_lane lane_input(sb_lane *a) {
     return io;
 }
 
-/* After the compression: the rest of section 8.2 / 8.3; 1 when the message
-   is done. */
-static int lane_advance(sb_lane *a) {
+/* After nb compressions (nb > 1 only for whole blocks): the rest of
+   section 8.2 / 8.3; 1 when the message is done. */
+static int lane_advance(sb_lane *a, size_t nb) {
     switch (a->phase) {
     case PH_BLOCK:
-        a->p += 64;
-        a->left -= 64;
+        a->p += 64 * nb;
+        a->left -= 64 * nb;
         if (a->left < 64) a->phase = PH_PAD;
         return 0;
     case PH_PAD: {
@@ -141,11 +145,17 @@ int hwc_streebog_many(unsigned digest_bits, size_t n, const void *const msg[], c
     for (; live < width && next < n; live++, next++)
         lane_start(&lanes[live], next, msg[next], len[next], digest_bits);
     while (live) {
-        for (size_t l = 0; l < live; l++) io[l] = lane_input(&lanes[l]);
-        hwc_sb_compress(k, live, io);
+        /* as many whole blocks as every lane still has, else one step */
+        size_t nb = SIZE_MAX;
+        for (size_t l = 0; l < live; l++) {
+            io[l] = lane_input(&lanes[l]);
+            size_t lb = lanes[l].phase == PH_BLOCK ? lanes[l].left / 64 : 1;
+            if (lb < nb) nb = lb;
+        }
+        hwc_sb_compress(k, live, io, nb);
         for (size_t l = 0; l < live;) {
             sb_lane *a = &lanes[l];
-            if (!lane_advance(a)) {
+            if (!lane_advance(a, nb)) {
                 l++;
                 continue;
             }

@@ -232,62 +232,55 @@ static inline __attribute__((always_inline)) void load_sbox(sbox_t *s) {
     s->s3 = LD(K.sp + 192);
 }
 
-/* The lane step of width L (internal/kernel.h); the N and Sigma additions
-   stay in vector registers, so the next step's loads are forwarded from
-   these stores. */
-static inline __attribute__((always_inline)) void g_lanes(int L, const hwc_sb_lane *a) {
+/* The lane step of width L (internal/kernel.h): h stays in the phi domain,
+   N and Sigma in vector registers from the first block to the last. */
+static inline __attribute__((always_inline)) void g_lanes(int L, const hwc_sb_lane *a, size_t nblocks) {
+    const __m512i n512 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 512);
     sbox_t s;
     __m512i vh[HWC_SB_MAX_LANES], hx[HWC_SB_MAX_LANES], vm[HWC_SB_MAX_LANES];
+    __m512i vn[HWC_SB_MAX_LANES], vs[HWC_SB_MAX_LANES];
     load_sbox(&s);
     EACH(l) {
         vh[l] = PHI(_mm512_loadu_si512((const void *)a[l].h_in));
-        hx[l] = _mm512_xor_si512(vh[l], PHI(_mm512_loadu_si512((const void *)a[l].n)));
-        vm[l] = PHI(_mm512_loadu_si512((const void *)a[l].m));
+        vn[l] = _mm512_loadu_si512((const void *)a[l].n);
+        vs[l] = a[l].sigma ? _mm512_loadu_si512((const void *)a[l].sigma) : _mm512_setzero_si512();
+        hx[l] = _mm512_xor_si512(vh[l], PHI(vn[l]));
     }
-    g_phi(&s, L, vh, hx, vm);
+    for (size_t b = 0; b < nblocks; b++) {
+        EACH(l) vm[l] = PHI(_mm512_loadu_si512((const void *)(a[l].m + 64 * b)));
+        g_phi(&s, L, vh, hx, vm);
+        EACH(l) {
+            if (a[l].sigma) {
+                vn[l] = add512(vn[l], n512);
+                vs[l] = add512(vs[l], _mm512_loadu_si512((const void *)(a[l].m + 64 * b)));
+            }
+            hx[l] = _mm512_xor_si512(vh[l], PHI(vn[l]));
+        }
+    }
     EACH(l) {
         _mm512_storeu_si512((void *)a[l].h, PHI(vh[l]));   /* phi^-1 = phi */
         if (a[l].sigma) {
-            __m512i m = _mm512_loadu_si512((const void *)a[l].m);
-            __m512i n = _mm512_loadu_si512((const void *)a[l].n);
-            __m512i sg = _mm512_loadu_si512((const void *)a[l].sigma);
-            _mm512_storeu_si512((void *)a[l].n, add512(n, _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 512)));
-            _mm512_storeu_si512((void *)a[l].sigma, add512(sg, m));
+            _mm512_storeu_si512((void *)a[l].n, vn[l]);
+            _mm512_storeu_si512((void *)a[l].sigma, vs[l]);
         }
     }
 }
 
 static void sb_g(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]) {
     hwc_sb_lane a = {h, h, (uint64_t *)(uintptr_t)n, NULL, (const uint8_t *)m};   /* x86: words = bytes */
-    g_lanes(1, &a);
+    g_lanes(1, &a, 1);
 }
-
-static void sb_g1(const hwc_sb_lane *a) { g_lanes(1, a); }
-static void sb_g2(const hwc_sb_lane *a) { g_lanes(2, a); }
-static void sb_g3(const hwc_sb_lane *a) { g_lanes(3, a); }
-static void sb_g4(const hwc_sb_lane *a) { g_lanes(4, a); }
 
 static void sb_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uint8_t *data,
                       size_t nblocks) {
-    sbox_t s;
-    load_sbox(&s);
-    const __m512i n512 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 512);
-    __m512i vh = PHI(_mm512_loadu_si512((const void *)h));   /* phi domain */
-    __m512i vn = _mm512_loadu_si512((const void *)n);
-    __m512i vs = _mm512_loadu_si512((const void *)sigma);
-    __m512i hx = _mm512_xor_si512(vh, PHI(vn));
-    for (size_t b = 0; b < nblocks; b++) {
-        __m512i m = _mm512_loadu_si512((const void *)(data + 64 * b));
-        __m512i pm = PHI(m);
-        g_phi(&s, 1, &vh, &hx, &pm);
-        vn = add512(vn, n512);
-        vs = add512(vs, m);
-        hx = _mm512_xor_si512(vh, PHI(vn));
-    }
-    _mm512_storeu_si512((void *)h, PHI(vh));
-    _mm512_storeu_si512((void *)n, vn);
-    _mm512_storeu_si512((void *)sigma, vs);
+    hwc_sb_lane a = {h, h, n, sigma, data};
+    if (nblocks) g_lanes(1, &a, nblocks);
 }
+
+static void sb_g1(const hwc_sb_lane *a, size_t nb) { g_lanes(1, a, nb); }
+static void sb_g2(const hwc_sb_lane *a, size_t nb) { g_lanes(2, a, nb); }
+static void sb_g3(const hwc_sb_lane *a, size_t nb) { g_lanes(3, a, nb); }
+static void sb_g4(const hwc_sb_lane *a, size_t nb) { g_lanes(4, a, nb); }
 
 const hwc_streebog_impl hwc_streebog_avx512 = {
     .g = sb_g,

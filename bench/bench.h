@@ -16,6 +16,7 @@ typedef struct hwc_bench_opts {
     const char *family;   /* NULL = all; "aes", "cmac", "streebog", "mpi" */
     int rounds;           /* interleaved repetitions per case; median is reported */
     double batch_ms;      /* target time of one timed batch */
+    int veracrypt;        /* streebog: only the VeraCrypt PBKDF2 profile */
 } hwc_bench_opts;
 
 /* One thing to time: run(arg, iters) performs `iters` operations. */

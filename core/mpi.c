@@ -1,7 +1,7 @@
 /* mpi core: argument checks, schoolbook/Karatsuba multiplication and
  * constant-time fixed-window Montgomery exponentiation, written once for
- * every kernel (kernels only supply muladd, optionally montmul or a whole
- * modexp). Contract: shared/API.md, include/hwcrypt/mpi.h. */
+ * every kernel (kernels only supply muladd, optionally montmul, or the
+ * arithmetic of their own number representation: internal/kernel.h). Contract: shared/API.md, include/hwcrypt/mpi.h. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,16 +42,6 @@ static void longer_first(const hwc_limb **a, size_t *an, const hwc_limb **b, siz
     *bn = tn;
 }
 
-/* t[0..len) += c, carry carried through all of t (fixed work). */
-static hwc_limb add_1(hwc_limb *t, size_t len, hwc_limb c) {
-    for (size_t i = 0; i < len; i++) {
-        hwc_limb v = t[i] + c;
-        c = v < c;
-        t[i] = v;
-    }
-    return c;
-}
-
 /* t[0..len) -= c, borrow carried through all of t. */
 static hwc_limb sub_1(hwc_limb *t, size_t len, hwc_limb c) {
     for (size_t i = 0; i < len; i++) {
@@ -60,12 +50,6 @@ static hwc_limb sub_1(hwc_limb *t, size_t len, hwc_limb c) {
         c = v < c;
     }
     return c;
-}
-
-/* r[i] = mask ? a[i] : b[i], mask all-ones or zero. */
-static void select_n(hwc_limb *r, hwc_limb mask, const hwc_limb *a, const hwc_limb *b, size_t n) {
-    mask = hwc_ct_barrier(mask);
-    for (size_t i = 0; i < n; i++) r[i] = (a[i] & mask) | (b[i] & ~mask);
 }
 
 /* ---- muladd ------------------------------------------------------------------ */
@@ -110,10 +94,10 @@ static void kara(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, const hwc
     /* s = a0 + a1, t = b0 + b1 (hh limbs + carries cs, ct) */
     memcpy(s, a + h, hh * sizeof(hwc_limb));
     hwc_limb cs = add_n(s, s, a, h);
-    cs = add_1(s + h, hh - h, cs);
+    cs = hwc_mpi_add_1(s + h, hh - h, cs);
     memcpy(t, b + h, hh * sizeof(hwc_limb));
     hwc_limb ct = add_n(t, t, b, h);
-    ct = add_1(t + h, hh - h, ct);
+    ct = hwc_mpi_add_1(t + h, hh - h, ct);
     kara(muladd, r, a, b, h, next);                 /* r[0..2h)  = a0*b0 */
     kara(muladd, r + 2 * h, a + h, b + h, hh, next); /* r[2h..2k) = a1*b1 */
     kara(muladd, p, s, t, hh, next);                /* p = s'*t' (2hh limbs) */
@@ -140,7 +124,7 @@ static void kara(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, const hwc
     sub_1(p + 2 * hh, 2, bw);
     /* r[h..2k) += p[0..k+1): the true product fits 2k limbs, so no carry out */
     c = add_n(r + h, r + h, p, k + 1);
-    add_1(r + h + k + 1, k - h - 1, c);
+    hwc_mpi_add_1(r + h + k + 1, k - h - 1, c);
 }
 
 /* Scratch limbs needed by mul_any(an, bn), an >= bn (mirrors it). */
@@ -177,7 +161,7 @@ static void mul_any(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_t
         else
             mul_any(muladd, tmp, b, bn, a + off, len, next);
         hwc_limb c = add_n(r + off, r + off, tmp, len + bn);
-        add_1(r + off + len + bn, an + bn - off - len - bn, c);
+        hwc_mpi_add_1(r + off + len + bn, an + bn - off - len - bn, c);
     }
 }
 
@@ -211,29 +195,6 @@ int hwc_mpi_mul_with(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_
 
 /* ---- modular exponentiation ------------------------------------------------------ */
 
-typedef struct {
-    const hwc_mpi_impl *impl;
-    const hwc_limb *m;
-    size_t n;
-    hwc_limb minv;
-    hwc_limb *scratch;    /* 2n+2 limbs */
-} mont_ctx;
-
-static void mont_mul(const mont_ctx *c, hwc_limb *r, const hwc_limb *a, const hwc_limb *b) {
-    if (c->impl->montmul)
-        c->impl->montmul(r, a, b, c->m, c->n, c->minv, c->scratch);
-    else
-        hwc_mpi_montmul_muladd(c->impl->muladd, r, a, b, c->m, c->n, c->minv, c->scratch);
-}
-
-/* r = a^2 R^-1: the kernel's montmul, or the core square from muladd. */
-static void mont_sqr(const mont_ctx *c, hwc_limb *r, const hwc_limb *a) {
-    if (c->impl->montmul)
-        c->impl->montmul(r, a, a, c->m, c->n, c->minv, c->scratch);
-    else
-        hwc_mpi_montsqr_muladd(c->impl->muladd, r, a, c->m, c->n, c->minv, c->scratch);
-}
-
 /* -m^-1 mod 2^64 for odd m0: x = m0 is an inverse mod 2^3 (m0^2 == 1 mod 8);
    each Newton step x = x(2 - m0 x) doubles the correct bits: 3->6->...->96. */
 static hwc_limb mont_minv(hwc_limb m0) {
@@ -247,8 +208,7 @@ static void mod_double(hwc_limb *x, const hwc_limb *m, size_t n, hwc_limb *tmp) 
     hwc_limb top = x[n - 1] >> 63;
     for (size_t i = n - 1; i > 0; i--) x[i] = x[i] << 1 | x[i - 1] >> 63;
     x[0] <<= 1;
-    hwc_limb borrow = hwc_mpi_sub_n(tmp, x, m, n);
-    select_n(x, 0 - ((top | (borrow ^ 1)) & 1), tmp, x, n);
+    hwc_mpi_final_sub(x, x, top, m, n, tmp);
 }
 
 /* Exponent bits [pos, pos+w) (pos public; bits past the end read as 0). */
@@ -261,12 +221,13 @@ static size_t exp_window(const hwc_limb *e, size_t en, size_t pos, unsigned w) {
 }
 
 /* out = table[idx] reading every entry (idx secret): mask_i = all-ones only
-   where i == idx, computed without comparison. Column by column (8 limbs at
-   a time) across all entries, accumulated in registers: every table limb is
+   where i == idx, computed without comparison. Column by column (8 words at
+   a time) across all entries, accumulated in registers: every table word is
    read once and out is written once (half the memory traffic of ORing entry
-   by entry into out). */
-static void table_select(hwc_limb *out, const hwc_limb *table, size_t entries, size_t n,
-                         size_t idx) {
+   by entry into out). Entries are c->words words. */
+static void table_select(uint64_t *out, const uint64_t *table, size_t entries, size_t idx,
+                         const hwc_mpi_mont *c) {
+    const size_t n = c->words;
     hwc_limb mask[64];   /* entries <= 2^6 */
     for (size_t i = 0; i < entries; i++) {
         hwc_limb d = (hwc_limb)(i ^ idx);
@@ -309,17 +270,73 @@ static unsigned window_bits(size_t bits, size_t n) {
     return best;
 }
 
+/* The radix-2^64 domain, R = 2^(64n): numbers as they are, products from
+   the kernel's montmul or built here from its muladd (core/mpi_mont.c). */
+static void native_copy(uint64_t *d, const hwc_limb *x, const hwc_mpi_mont *c) {
+    memcpy(d, x, c->n * sizeof(hwc_limb));
+}
+static void native_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c) {
+    c->impl->montmul(r, a, b, c->m, c->n, c->minv, c->scratch);
+}
+static void native_sqr(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {
+    c->impl->montmul(r, a, a, c->m, c->n, c->minv, c->scratch);
+}
+static void muladd_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c) {
+    hwc_mpi_montmul_muladd(c->impl->muladd, r, a, b, c->m, c->n, c->minv, c->scratch);
+}
+static void muladd_sqr(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {
+    hwc_mpi_montsqr_muladd(c->impl->muladd, r, a, c->m, c->n, c->minv, c->scratch);
+}
+
+/* c for the modulus m (n limbs) on impl: the kernel's domain when it covers
+   this size, else radix 2^64. */
+static void mont_setup(hwc_mpi_mont *c, const hwc_mpi_impl *impl, const hwc_limb *m, size_t n) {
+    *c = (hwc_mpi_mont){.m = m, .n = n, .minv = mont_minv(m[0]), .impl = impl};
+    if (impl->domain && impl->domain(c) == 0) return;
+    c->words = n;
+    c->rbits = 64 * n;
+    c->to = native_copy;
+    c->from = native_copy;
+    c->mul = impl->montmul ? native_mul : muladd_mul;
+    c->sqr = impl->montmul ? native_sqr : muladd_sqr;
+    c->select = NULL;
+}
+
+/* rr = R^2 mod m in the domain, R = 2^rbits, all from public m: x =
+   2^(rbits + k) mod m by doubling from 2^(L-1) < m (L = bit length of m),
+   k the odd part of rbits = k 2^s; then s squarings in Montgomery form,
+   each mapping R 2^e to R 2^(2e): R 2^k -> ... -> R 2^(k 2^s) = R^2.
+   x, tmp: n limbs. */
+static void mont_rr(const hwc_mpi_mont *c, uint64_t *rr, hwc_limb *x, hwc_limb *tmp) {
+    const size_t n = c->n;
+    size_t top = n - 1;
+    while (c->m[top] == 0) top--;                      /* m > 1: some limb nonzero */
+    const size_t L = 64 * top + (64 - (unsigned)__builtin_clzll(c->m[top]));
+    size_t k = c->rbits;
+    unsigned s = 0;
+    while ((k & 1) == 0) {
+        k >>= 1;
+        s++;
+    }
+    memset(x, 0, n * sizeof(hwc_limb));
+    x[(L - 1) / 64] = (hwc_limb)1 << ((L - 1) % 64);
+    for (size_t i = L - 1; i < c->rbits + k; i++) mod_double(x, c->m, n, tmp);
+    c->to(rr, x, c);
+    for (unsigned i = 0; i < s; i++) c->sqr(rr, rr, c);
+}
+
 /* Errors (checked in this order; r untouched on every error):
-   NULL r/base/exp/mod -> HWC_ERR_NULL_POINTER; n == 0, n > 256 or
-   exp_n == 0 -> HWC_ERR_BAD_ARGUMENT; r overlapping base, exp or mod ->
+   NULL r/base/exp/mod -> HWC_ERR_NULL_POINTER; n == 0, n > 256, exp_n == 0
+   or exp_n > 256 -> HWC_ERR_BAD_ARGUMENT; r overlapping base, exp or mod ->
    HWC_ERR_BAD_ARGUMENT; m even, or m == 1 -> HWC_ERR_BAD_ARGUMENT;
    base >= m -> HWC_ERR_BAD_ARGUMENT (compared in constant time, only the
    verdict is used); table allocation failure -> HWC_ERR_NO_MEMORY. */
 int hwc_mpi_modexp(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, size_t exp_n,
                    const hwc_limb *mod, size_t n) {
     if (r == NULL || base == NULL || exp == NULL || mod == NULL) return HWC_ERR_NULL_POINTER;
-    if (n == 0 || n > HWC_MPI_MAX_LIMBS || exp_n == 0) return HWC_ERR_BAD_ARGUMENT;
-        if (overlaps(r, n, base, n) || overlaps(r, n, exp, exp_n) || overlaps(r, n, mod, n))
+    if (n == 0 || n > HWC_MPI_MAX_LIMBS || exp_n == 0 || exp_n > HWC_MPI_MAX_EXP_LIMBS)
+        return HWC_ERR_BAD_ARGUMENT;
+    if (overlaps(r, n, base, n) || overlaps(r, n, exp, exp_n) || overlaps(r, n, mod, n))
         return HWC_ERR_BAD_ARGUMENT;
     /* m odd and > 1 (public) */
     if ((mod[0] & 1) == 0) return HWC_ERR_BAD_ARGUMENT;
@@ -337,69 +354,56 @@ int hwc_mpi_modexp(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, size_
         HWC_DECLASSIFY(&borrow, sizeof borrow);
         if (borrow == 0) return HWC_ERR_BAD_ARGUMENT;
     }
-
-    const hwc_mpi_impl *impl = hwc_active_mpi();   /* bound once for the call */
-    if (impl->modexp && impl->modexp(r, base, exp, exp_n, mod, n) == 0) return HWC_OK;
-    return hwc_mpi_modexp_mont(impl, r, base, exp, exp_n, mod, n);
+    return hwc_mpi_modexp_mont(hwc_active_mpi(), r, base, exp, exp_n, mod, n);
 }
 
+/* The ladder, once for every kernel and domain: table T[i] = base^i R
+   (2^w entries), then left to right, fixed window: the top window
+   (possibly narrower) is a lookup, every other window is w squarings, a
+   masked lookup and a product, whatever the exponent's value. */
 int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *base,
                         const hwc_limb *exp, size_t exp_n, const hwc_limb *mod, size_t n) {
-    size_t bits = 64 * exp_n;
-    unsigned w = window_bits(bits, n);
-    size_t entries = (size_t)1 << w;
-    /* one block: table (2^w entries) | acc | tmp | r2 | scratch (2n+2) */
-    size_t total = (entries + 3) * n + 2 * n + 2;
-    hwc_limb *blk = malloc(total * sizeof(hwc_limb));
+    hwc_mpi_mont c;
+    mont_setup(&c, impl, mod, n);
+    const size_t W = c.words, bits = 64 * exp_n;
+    const unsigned w = window_bits(bits, n);
+    const size_t entries = (size_t)1 << w;
+    /* one block: table (2^w entries) | acc | tmp | md | rr | one | x (n) | scratch (2n+2) */
+    const size_t total = (entries + 5) * W + 3 * n + 2;
+    const size_t bytes = (total * sizeof(hwc_limb) + 63) & ~(size_t)63;
+    hwc_limb *blk = aligned_alloc(64, bytes);
     if (blk == NULL) return HWC_ERR_NO_MEMORY;
-    hwc_limb *table = blk, *acc = table + entries * n, *tmp = acc + n, *r2 = tmp + n;
-    mont_ctx mc = {impl, mod, n, mont_minv(mod[0]), r2 + n};
+    uint64_t *table = blk, *acc = table + entries * W, *tmp = acc + W, *md = tmp + W, *rr = md + W,
+             *one = rr + W;
+    hwc_limb *x = one + W;
+    c.scratch = x + n;
+    c.to(md, mod, &c);
+    c.md = md;
+    mont_rr(&c, rr, x, c.scratch);
+    memset(x, 0, n * sizeof(hwc_limb));
+    x[0] = 1;
+    c.to(one, x, &c);
 
-    /* R mod m (R = 2^(64n)) and R^2 mod m, all from public m: start at
-       2^(L-1) < m (L = bit length of m), double to 2^(64n) = R; then
-       double k more times to 2^(64n+k) with k the odd part of 64n, and
-       square s times in Montgomery form: each square maps 2^(64n+j) to
-       2^(64n+2j), ending at 2^(64n+64n) = R^2. */
-    size_t top = n - 1;
-    while (mod[top] == 0) top--;                       /* m > 1: some limb nonzero */
-    unsigned lz = (unsigned)__builtin_clzll(mod[top]);
-    size_t L = 64 * top + (64 - lz);
-    hwc_limb *one = table;                              /* T[0] = R mod m */
-    memset(one, 0, n * sizeof(hwc_limb));
-    one[(L - 1) / 64] = (hwc_limb)1 << ((L - 1) % 64);
-    for (size_t i = L - 1; i < 64 * n; i++) mod_double(one, mod, n, tmp);
-    size_t k = 64 * n;
-    unsigned sq = 0;
-    while ((k & 1) == 0) {
-        k >>= 1;
-        sq++;
-    }
-    memcpy(r2, one, n * sizeof(hwc_limb));
-    for (size_t i = 0; i < k; i++) mod_double(r2, mod, n, tmp);
-    for (unsigned i = 0; i < sq; i++) mont_sqr(&mc, r2, r2);
+    c.mul(table, one, rr, &c);                          /* T[0] = R mod m */
+    c.to(tmp, base, &c);
+    c.mul(table + W, tmp, rr, &c);                      /* T[1] = base R */
+    for (size_t i = 2; i < entries; i++) c.mul(table + i * W, table + (i - 1) * W, table + W, &c);
 
-    /* T[i] = base^i in Montgomery form */
-    hwc_limb *t1 = table + n;
-    mont_mul(&mc, t1, base, r2);
-    for (size_t i = 2; i < entries; i++) mont_mul(&mc, table + i * n, table + (i - 1) * n, t1);
-
-    /* Left to right, fixed window: the top window (possibly narrower) is a
-       lookup, every other window is w squarings, a lookup and a product,
-       whatever the exponent's value. */
-    size_t nwin = (bits + w - 1) / w;
-    table_select(acc, table, entries, n, exp_window(exp, exp_n, (nwin - 1) * w, w));
+    void (*const select)(uint64_t *, const uint64_t *, size_t, size_t, const hwc_mpi_mont *) =
+        c.select ? c.select : table_select;
+    const size_t nwin = (bits + w - 1) / w;
+    select(acc, table, entries, exp_window(exp, exp_n, (nwin - 1) * w, w), &c);
     for (size_t win = nwin - 1; win-- > 0;) {
-        for (unsigned i = 0; i < w; i++) mont_sqr(&mc, acc, acc);
-        table_select(tmp, table, entries, n, exp_window(exp, exp_n, win * w, w));
-        mont_mul(&mc, acc, acc, tmp);
+        for (unsigned i = 0; i < w; i++) c.sqr(acc, acc, &c);
+        select(tmp, table, entries, exp_window(exp, exp_n, win * w, w), &c);
+        c.mul(acc, acc, tmp, &c);
     }
 
-    /* out of Montgomery form: acc * 1 * R^-1, fully reduced by montmul */
-    memset(tmp, 0, n * sizeof(hwc_limb));
-    tmp[0] = 1;
-    mont_mul(&mc, r2, acc, tmp);
-    memcpy(r, r2, n * sizeof(hwc_limb));
-    hwc_wipe_inline(blk, total * sizeof(hwc_limb));
+    /* out of Montgomery form: acc * 1 / R <= m, then fully reduced */
+    c.mul(acc, acc, one, &c);
+    c.from(x, acc, &c);
+    hwc_mpi_final_sub(r, x, 0, mod, n, c.scratch);
+    hwc_wipe_inline(blk, bytes);
     free(blk);
     return HWC_OK;
 }

@@ -64,6 +64,39 @@ typedef struct hwc_streebog_impl {
 } hwc_streebog_impl;
 
 /* ---- mpi ------------------------------------------------------------------- */
+struct hwc_mpi_impl;
+
+/* One odd modulus in a kernel's own Montgomery representation (its
+   "domain", e.g. radix 2^52 digits): core/mpi.c runs the exponentiation
+   ladder, the kernel supplies the arithmetic. Numbers in the domain are
+   `words` 64-bit words; R = 2^rbits must exceed 4m. core/ fills the first
+   block, the kernel's domain() the second. */
+typedef struct hwc_mpi_mont hwc_mpi_mont;
+struct hwc_mpi_mont {
+    const hwc_limb *m;     /* the modulus, n limbs of radix 2^64 */
+    size_t n;
+    hwc_limb minv;         /* -m^-1 mod 2^64 */
+    const uint64_t *md;    /* to(m): the modulus in the domain */
+    hwc_limb *scratch;     /* 2n+2 limbs */
+    const struct hwc_mpi_impl *impl;
+
+    size_t words, rbits;
+    size_t aux;            /* the kernel's own parameter (e.g. digit count) */
+    /* d = x (n limbs, x < 2^(64n)) in the domain's representation; not a
+       Montgomery conversion. */
+    void (*to)(uint64_t *d, const hwc_limb *x, const hwc_mpi_mont *c);
+    /* x (n limbs) = d for a domain value below 2^(64n). */
+    void (*from)(hwc_limb *x, const uint64_t *d, const hwc_mpi_mont *c);
+    /* r = a*b/R mod m, "almost": inputs < 2m give an output < 2m, and any
+       input times to(1) gives an output <= m. r may alias a or b. */
+    void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c);
+    void (*sqr)(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c);
+    /* out = table[idx] (entries of `words` words) reading every entry with
+       masks, constant time in idx; NULL: core/'s portable masked read. */
+    void (*select)(uint64_t *out, const uint64_t *table, size_t entries, size_t idx,
+                   const hwc_mpi_mont *c);
+};
+
 typedef struct hwc_mpi_impl {
     /* d[0..n) += s[0..n) * b, returns carry limb; n >= 1 */
     hwc_limb (*muladd)(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
@@ -72,12 +105,11 @@ typedef struct hwc_mpi_impl {
        r may alias a or b. NULL: core/ builds it from muladd. */
     void (*montmul)(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
                     size_t n, hwc_limb minv, hwc_limb *scratch);
-    /* Whole exponentiation for kernels with their own number representation
-       (e.g. radix 2^52). Arguments already checked. Returns 0 when done, or
-       nonzero when this size is not covered (core/ then uses montmul).
-       NULL: not provided. */
-    int (*modexp)(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, size_t exp_n,
-                  const hwc_limb *mod, size_t n);
+    /* For kernels with their own number representation: fill the second
+       block of *c for the modulus c->m of c->n limbs (first block set, md
+       and scratch not yet). Returns 0, or nonzero when this size is not
+       covered (core/ then works in radix 2^64 with montmul). NULL: none. */
+    int (*domain)(hwc_mpi_mont *c);
 } hwc_mpi_impl;
 
 /* ---- what dispatch/ gives core/ ------------------------------------------- */

@@ -41,7 +41,6 @@ static const hwc_mpi_impl *direct; /* kernel table called directly, or NULL */
 static int modexp(hwc_limb *r, const hwc_limb *b, const hwc_limb *e, size_t en, const hwc_limb *m,
                   size_t n) {
     if (!direct) return hwc_mpi_modexp(r, b, e, en, m, n);
-    if (direct->modexp && direct->modexp(r, b, e, en, m, n) == 0) return HWC_OK;
     return hwc_mpi_modexp_mont(direct, r, b, e, en, m, n);
 }
 

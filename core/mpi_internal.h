@@ -4,6 +4,7 @@
 #define HWC_CORE_MPI_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "internal/kernel.h"
 #include "internal/ct.h"
 #if defined(__x86_64__)
@@ -34,6 +35,13 @@ int hwc_mpi_mul_with(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_
                      const hwc_limb *b, size_t bn);
 int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *base,
                         const hwc_limb *exp, size_t exp_n, const hwc_limb *mod, size_t n);
+/* The body of hwc_mpi_modexp_many after the argument checks (cnt >= 1), on
+   an explicit kernel table: groups of impl->lanes moduli through its lane
+   domain where it covers the size, the rest lane after lane. HWC_OK or
+   HWC_ERR_NO_MEMORY (nothing written). */
+int hwc_mpi_modexp_many_with(const hwc_mpi_impl *impl, size_t cnt, hwc_limb *const r[],
+                             const hwc_limb *const base[], const hwc_limb *const exp[],
+                             size_t exp_n, const hwc_limb *const mod[], size_t n);
 
 /* The generic kernel's two muladd bodies, exported for the tests: the
    unsigned __int128 one (only where the compiler has the type) and the
@@ -62,6 +70,12 @@ hwc_limb hwc_mpi_generic_muladd_half32(hwc_limb *d, const hwc_limb *s, size_t n,
 
 
 /* ---- the shared pieces (one of each for core/ and every kernel) ---------- */
+
+/* Do limb ranges [x, x+xn) and [y, y+yn) share any byte? */
+static inline int hwc_mpi_overlaps(const hwc_limb *x, size_t xn, const hwc_limb *y, size_t yn) {
+    uintptr_t xa = (uintptr_t)x, ya = (uintptr_t)y;
+    return xa < ya + yn * sizeof(hwc_limb) && ya < xa + xn * sizeof(hwc_limb);
+}
 
 /* r[0..n) = a - b, returns the borrow (0/1), branch-free. r may equal a or b.
    SBB on x86-64 (no feature flag needed), comparisons elsewhere. */

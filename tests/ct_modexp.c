@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
     if (rc == 0 && direct == NULL && strcmp(active, "generic") == 0) {
         /* the generic kernel's portable muladd body (used where the compiler
            has no unsigned __int128), through the same core exponentiation */
-        static const hwc_mpi_impl half32 = {hwc_mpi_generic_muladd_half32, NULL, NULL};
+        static const hwc_mpi_impl half32 = {.muladd = hwc_mpi_generic_muladd_half32};
         direct = &half32;
         for (size_t c = 0; c < sizeof cases / sizeof cases[0] && rc == 0; c++)
             rc = run(cases[c][0], cases[c][1], cases[c][2]);

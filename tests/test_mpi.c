@@ -550,7 +550,7 @@ Test(mpi, portable_path) {
     uint64_t seed = hwc_test_seed() ^ 0x32;
     check_mont("half32", hwc_mpi_generic_muladd_half32, seed);
     check_mont("active", hwc_active_mpi()->muladd, seed);
-    hwc_mpi_impl half = {hwc_mpi_generic_muladd_half32, NULL, NULL};
+    hwc_mpi_impl half = {.muladd = hwc_mpi_generic_muladd_half32};
     hwc_rng g;
     hwc_rng_init(&g, seed);
     const size_t sizes[] = {1, 2, 3, 8, 16, 31, 32, 33};

@@ -28,8 +28,8 @@
 #include "internal/kernel.h"
 #include "hwcrypt/status.h"
 #include "impl/x86/mpi_adx.h"
+#include "impl/x86/mpi_avx512.h"
 
-#define MASK52 0xFFFFFFFFFFFFFull
 #define MAX_NV 10                /* 80 lanes: 4096-bit moduli (79 digits) */
 
 /* Loops over the vectors of a number are unrolled fully, so the arrays of
@@ -192,10 +192,10 @@ static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, co
 #define AMM_FN(N, BODY)                                                                       \
     static void amm_##N(uint64_t *r, const uint64_t *a, const uint64_t *b,                    \
                         const hwc_mpi_mont *c) {                                              \
-        BODY(r, a, b, c->md, c->minv & MASK52, (int)c->aux, N);                              \
+        BODY(r, a, b, c->md, c->minv[0] & MASK52, (int)c->aux, N);                              \
     }                                                                                         \
     static void sqr_##N(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {              \
-        BODY(r, a, a, c->md, c->minv & MASK52, (int)c->aux, N);                              \
+        BODY(r, a, a, c->md, c->minv[0] & MASK52, (int)c->aux, N);                              \
     }
 AMM_FN(2, amm_split_body)
 AMM_FN(3, amm_split_body)
@@ -213,36 +213,42 @@ static amm_fn *const amm_for_nv[MAX_NV + 1] = {NULL,  NULL,  amm_2, amm_3, amm_4
 static sqr_fn *const sqr_for_nv[MAX_NV + 1] = {NULL,  NULL,  sqr_2, sqr_3, sqr_4, sqr_5,
                                                sqr_6, sqr_7, sqr_8, sqr_9, sqr_10};
 
-/* x (n limbs, radix 2^64) into c->words digits of 52 bits. */
-static void to52(uint64_t *d, const hwc_limb *x, const hwc_mpi_mont *c) {
-    const size_t n = c->n;
-    for (size_t k = 0; k < c->words; k++) {
+/* Lane `lane` of d = x (n limbs, radix 2^64) in digits of 52 bits: digit k
+   at word k * lanes + lane; words / lanes digits (the single domain's
+   padding digits zero). */
+void hwc_ifma_to52(uint64_t *d, const hwc_limb *x, size_t lane, const hwc_mpi_mont *c) {
+    const size_t n = c->n, stride = c->lanes, digits = c->words / stride;
+    for (size_t k = 0; k < digits; k++) {
         size_t bit = 52 * k, i = bit / 64, sh = bit % 64;
         uint64_t v = 0;
         if (i < n) {
             v = x[i] >> sh;
             if (sh > 12 && i + 1 < n) v |= x[i + 1] << (64 - sh);
         }
-        d[k] = v & MASK52;
+        d[k * stride + lane] = v & MASK52;
     }
 }
 
-/* normalised 52-bit digits (c->words of them) into n limbs of radix 2^64 */
-static void from52(hwc_limb *x, const uint64_t *d, const hwc_mpi_mont *c) {
-    const size_t lanes = c->words;
+/* x (n limbs of radix 2^64) = lane `lane` of d (normalised 52-bit digits). */
+void hwc_ifma_from52(hwc_limb *x, const uint64_t *d, size_t lane, const hwc_mpi_mont *c) {
+    const size_t stride = c->lanes, digits = c->words / stride;
+    const uint64_t *p = d + lane;
     for (size_t i = 0; i < c->n; i++) {
         size_t bit = 64 * i, k = bit / 52, sh = bit % 52;
-        uint64_t v = k < lanes ? d[k] >> sh : 0;
-        if (k + 1 < lanes) v |= d[k + 1] << (52 - sh);
-        if (sh > 40 && k + 2 < lanes) v |= d[k + 2] << (104 - sh);
+        uint64_t v = k < digits ? p[k * stride] >> sh : 0;
+        if (k + 1 < digits) v |= p[(k + 1) * stride] << (52 - sh);
+        if (sh > 40 && k + 2 < digits) v |= p[(k + 2) * stride] << (104 - sh);
         x[i] = v;
     }
 }
 
-/* out = table[idx] reading every entry (constant time in idx). */
-static void select52(uint64_t *out, const uint64_t *table, size_t entries, size_t idx,
+/* out = table[idx] reading every entry, constant time in idx: one index
+   for all words (one lane), or lane l of every vector from table[idx[l]]
+   (8 lanes). */
+void hwc_ifma_select(uint64_t *out, const uint64_t *table, size_t entries, const size_t *idx,
                      const hwc_mpi_mont *c) {
-    const __m512i vidx = _mm512_set1_epi64((long long)idx);
+    const __m512i vidx = c->lanes == 1 ? _mm512_set1_epi64((long long)idx[0])
+                                       : _mm512_loadu_si512(idx);
     const size_t words = c->words;
     for (size_t v = 0; v < words; v += 8) {
         __m512i r = _mm512_setzero_si512();
@@ -259,16 +265,17 @@ static void select52(uint64_t *out, const uint64_t *table, size_t entries, size_
 /* Moduli of 8..64 limbs: R = 2^(52 nd) > 4m, i.e. 52 nd >= 64n + 2; nd
    digits in nv vectors of 8 lanes (lanes >= nd zero). */
 static int domain52(hwc_mpi_mont *c) {
+    if (c->lanes == 8) return hwc_ifma_domain_lanes(c);
     if (c->n < 8 || c->n > 64) return 1;
     const size_t nd = (64 * c->n + 2 + 51) / 52, nv = (nd + 7) / 8;
     c->words = 8 * nv;
     c->rbits = 52 * nd;
     c->aux = nd;
-    c->to = to52;
-    c->from = from52;
+    c->to = hwc_ifma_to52;
+    c->from = hwc_ifma_from52;
     c->mul = amm_for_nv[nv];
     c->sqr = sqr_for_nv[nv];
-    c->select = select52;
+    c->select = hwc_ifma_select;
     return 0;
 }
 
@@ -276,4 +283,5 @@ const hwc_mpi_impl hwc_mpi_avx512 = {
     .muladd = hwc_mpi_adx_muladd,
     .montmul = hwc_mpi_adx_montmul,
     .domain = domain52,
+    .lanes = 8,
 };

@@ -1,0 +1,307 @@
+/* AES-GCM (NIST SP 800-38D): the test cases of the GCM specification typed in,
+ * every usable kernel against OpenSSL EVP (where installed) and against the
+ * generic kernel on pseudo-random inputs (every key size, IV lengths 1..128,
+ * dense AAD and data lengths, every tag length, streaming with random splits
+ * and empty calls, in place, misaligned guarded buffers), every failed-tag
+ * case, and every argument and order error with outputs untouched. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#ifdef HWC_TEST_HAVE_OPENSSL
+#include <openssl/evp.h>
+#endif
+
+#define SEED_FMT "seed %#llx"
+#define SEED ((unsigned long long)hwc_test_seed())
+#define FILL 0x5A
+#define GCM_MAX_DATA (((uint64_t)1 << 36) - 32)
+
+static const size_t tag_lens[] = {4, 8, 12, 13, 14, 15, 16};
+#define N_TAG_LENS (sizeof tag_lens / sizeof tag_lens[0])
+
+/* ---- the GCM specification's test cases ------------------------------------- */
+/* D. McGrew, J. Viega, "The Galois/Counter Mode of Operation (GCM)", revised
+   May 31 2005, Appendix B "AES Test Vectors", Test Cases 1-18 (the document
+   NIST SP 800-38D cites for GCM test vectors). Cases 3-6, 9-12, 15-18 share
+   the plaintext P; 4-6, 10-12, 16-18 use its first 60 bytes and the AAD A. */
+static const char *spec_p =
+    "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+    "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255";
+static const char *spec_a = "feedfacedeadbeeffeedfacedeadbeefabaddad2";
+static const char *spec_iv60 =
+    "9313225df88406e555909c5aff5269aa6a7a9538534f7da1e4c303d2a318a728"
+    "c3c0c95156809539fcf0e2429a6b525416aedbf5a0de6a57a637b39b";
+#define K128 "feffe9928665731c6d6a8f9467308308"
+#define K192 K128 "feffe9928665731c"
+#define K256 K128 K128
+#define Z128 "00000000000000000000000000000000"
+
+static const struct spec_case {
+    int n;
+    const char *key, *iv;   /* iv NULL: the 60-byte spec_iv60 */
+    int p_len, with_aad;    /* p_len bytes of spec_p (or of zeros for cases 2, 8, 14) */
+    const char *c, *t;
+} spec_cases[] = {
+    {1, Z128, "000000000000000000000000", 0, 0, "", "58e2fccefa7e3061367f1d57a4e7455a"},
+    {2, Z128, "000000000000000000000000", -16, 0, "0388dace60b6a392f328c2b971b2fe78",
+     "ab6e47d42cec13bdf53a67b21257bddf"},
+    {3, K128, "cafebabefacedbaddecaf888", 64, 0,
+     "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+     "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985",
+     "4d5c2af327cd64a62cf35abd2ba6fab4"},
+    {4, K128, "cafebabefacedbaddecaf888", 60, 1,
+     "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+     "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091",
+     "5bc94fbc3221a5db94fae95ae7121a47"},
+    {5, K128, "cafebabefacedbad", 60, 1,
+     "61353b4c2806934a777ff51fa22a4755699b2a714fcdc6f83766e5f97b6c7423"
+     "73806900e49f24b22b097544d4896b424989b5e1ebac0f07c23f4598",
+     "3612d2e79e3b0785561be14aaca2fccb"},
+    {6, K128, NULL, 60, 1,
+     "8ce24998625615b603a033aca13fb894be9112a5c3a211a8ba262a3cca7e2ca7"
+     "01e4a9a4fba43c90ccdcb281d48c7c6fd62875d2aca417034c34aee5",
+     "619cc5aefffe0bfa462af43c1699d050"},
+    {7, Z128 "0000000000000000", "000000000000000000000000", 0, 0, "",
+     "cd33b28ac773f74ba00ed1f312572435"},
+    {8, Z128 "0000000000000000", "000000000000000000000000", -16, 0,
+     "98e7247c07f0fe411c267e4384b0f600", "2ff58d80033927ab8ef4d4587514f0fb"},
+    {9, K192, "cafebabefacedbaddecaf888", 64, 0,
+     "3980ca0b3c00e841eb06fac4872a2757859e1ceaa6efd984628593b40ca1e19c"
+     "7d773d00c144c525ac619d18c84a3f4718e2448b2fe324d9ccda2710acade256",
+     "9924a7c8587336bfb118024db8674a14"},
+    {10, K192, "cafebabefacedbaddecaf888", 60, 1,
+     "3980ca0b3c00e841eb06fac4872a2757859e1ceaa6efd984628593b40ca1e19c"
+     "7d773d00c144c525ac619d18c84a3f4718e2448b2fe324d9ccda2710",
+     "2519498e80f1478f37ba55bd6d27618c"},
+    {11, K192, "cafebabefacedbad", 60, 1,
+     "0f10f599ae14a154ed24b36e25324db8c566632ef2bbb34f8347280fc4507057"
+     "fddc29df9a471f75c66541d4d4dad1c9e93a19a58e8b473fa0f062f7",
+     "65dcc57fcf623a24094fcca40d3533f8"},
+    {12, K192, NULL, 60, 1,
+     "d27e88681ce3243c4830165a8fdcf9ff1de9a1d8e6b447ef6ef7b79828666e45"
+     "81e79012af34ddd9e2f037589b292db3e67c036745fa22e7e9b7373b",
+     "dcf566ff291c25bbb8568fc3d376a6d9"},
+    {13, Z128 Z128, "000000000000000000000000", 0, 0, "", "530f8afbc74536b9a963b4f1c4cb738b"},
+    {14, Z128 Z128, "000000000000000000000000", -16, 0, "cea7403d4d606b6e074ec5d3baf39d18",
+     "d0d1c8a799996bf0265b98b5d48ab919"},
+    {15, K256, "cafebabefacedbaddecaf888", 64, 0,
+     "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa"
+     "8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662898015ad",
+     "b094dac5d93471bdec1a502270e3cc6c"},
+    {16, K256, "cafebabefacedbaddecaf888", 60, 1,
+     "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa"
+     "8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662",
+     "76fc6ece0f4e1768cddf8853bb2d551b"},
+    {17, K256, "cafebabefacedbad", 60, 1,
+     "c3762df1ca787d32ae47c13bf19844cbaf1ae14d0b976afac52ff7d79bba9de0"
+     "feb582d33934a4f0954cc2363bc73f7862ac430e64abe499f47c9b1f",
+     "3a337dbf46a792c45e454913fe2ea8f2"},
+    {18, K256, NULL, 60, 1,
+     "5a8def2f0c9e53f1f75d7853659e2a20eeb2b22aafde6419a058ab4f6f746bf4"
+     "0fc0c3b780f244452da3ebf1c5d82cdea2418997200ef82e44ae7e3f",
+     "a44a8266ee1c8eb0c8b5d4cf5ae9f19a"},
+};
+
+/* Streams one message through a context: AAD and data one byte per call. */
+static void stream_bytewise(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t iv_len,
+                            const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
+                            size_t len, uint8_t *tag) {
+    hwc_aes_gcm_ctx c;
+    cr_assert_eq(hwc_aes_gcm_init(&c, k, iv, iv_len), HWC_OK);
+    for (size_t i = 0; i < aad_len; i++) cr_assert_eq(hwc_aes_gcm_aad(&c, aad + i, 1), HWC_OK);
+    for (size_t i = 0; i < len; i++)
+        cr_assert_eq((dec ? hwc_aes_gcm_decrypt_update : hwc_aes_gcm_encrypt_update)(&c, out + i, in + i, 1),
+                     HWC_OK);
+    if (dec) cr_assert_eq(hwc_aes_gcm_decrypt_final(&c, tag, 16), HWC_OK);
+    else cr_assert_eq(hwc_aes_gcm_encrypt_final(&c, tag, 16), HWC_OK);
+}
+
+static void spec_check(const char *kernel, void *arg) {
+    (void)arg;
+    for (size_t t = 0; t < sizeof spec_cases / sizeof spec_cases[0]; t++) {
+        const struct spec_case *s = &spec_cases[t];
+        uint8_t key[32], iv[60], p[64] = {0}, a[20], c[64], tag[16], out[64], got[16];
+        size_t kl = hwc_hex(s->key, key, sizeof key);
+        size_t ivl = hwc_hex(s->iv ? s->iv : spec_iv60, iv, sizeof iv);
+        size_t len = (size_t)(s->p_len < 0 ? -s->p_len : s->p_len);
+        if (s->p_len > 0) hwc_hex(spec_p, p, sizeof p);
+        size_t al = s->with_aad ? hwc_hex(spec_a, a, sizeof a) : 0;
+        cr_assert_eq(hwc_hex(s->c, c, sizeof c), len, "case %d: C length", s->n);
+        hwc_hex(s->t, tag, sizeof tag);
+        hwc_aes_gcm_key k;
+        cr_assert_eq(hwc_aes_gcm_setkey(&k, key, kl), HWC_OK);
+        cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, ivl, a, al, out, p, len, got, 16), HWC_OK);
+        cr_assert_arr_eq(out, c, len, "[%s] McGrew-Viega test case %d: C %s", kernel, s->n, hwc_tohex(out, len));
+        cr_assert_arr_eq(got, tag, 16, "[%s] McGrew-Viega test case %d: T %s", kernel, s->n, hwc_tohex(got, 16));
+        memcpy(out, c, len);   /* decrypt in place */
+        cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, ivl, a, al, out, out, len, tag, 16), HWC_OK,
+                     "[%s] case %d decrypt", kernel, s->n);
+        cr_assert_arr_eq(out, p, len, "[%s] case %d: P", kernel, s->n);
+        stream_bytewise(&k, 0, iv, ivl, a, al, out, p, len, got);
+        cr_assert_arr_eq(out, c, len, "[%s] case %d streamed: C", kernel, s->n);
+        cr_assert_arr_eq(got, tag, 16, "[%s] case %d streamed: T", kernel, s->n);
+        stream_bytewise(&k, 1, iv, ivl, a, al, out, c, len, tag);
+        cr_assert_arr_eq(out, p, len, "[%s] case %d streamed: P", kernel, s->n);
+    }
+}
+
+Test(gcm, specification_test_cases) {
+    hwc_test_each_kernel("aes", spec_check, NULL);
+}
+
+/* ---- references: OpenSSL EVP, and the generic kernel ------------------------ */
+
+#ifdef HWC_TEST_HAVE_OPENSSL
+static void openssl_encrypt(const uint8_t *key, size_t kl, const uint8_t *iv, size_t ivl,
+                            const uint8_t *aad, size_t al, uint8_t *out, const uint8_t *in,
+                            size_t len, uint8_t tag[16]) {
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    const EVP_CIPHER *ciph = kl == 16 ? EVP_aes_128_gcm() : kl == 24 ? EVP_aes_192_gcm() : EVP_aes_256_gcm();
+    int o = 0, ok = c != NULL;
+    ok = ok && EVP_EncryptInit_ex(c, ciph, NULL, NULL, NULL);
+    ok = ok && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IVLEN, (int)ivl, NULL);
+    ok = ok && EVP_EncryptInit_ex(c, NULL, NULL, key, iv);
+    ok = ok && (al == 0 || EVP_EncryptUpdate(c, NULL, &o, aad, (int)al));
+    ok = ok && (len == 0 || EVP_EncryptUpdate(c, out, &o, in, (int)len));
+    ok = ok && EVP_EncryptFinal_ex(c, out + len, &o);
+    ok = ok && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, 16, tag);
+    EVP_CIPHER_CTX_free(c);
+    cr_assert(ok, "OpenSSL AES-GCM failed");
+}
+#endif
+
+/* Reference ciphertext and full tag: OpenSSL where built with it, and the
+   generic kernel always (the two must agree). */
+static void reference(const char *kernel, const uint8_t *key, size_t kl, const uint8_t *iv,
+                      size_t ivl, const uint8_t *aad, size_t al, uint8_t *out, const uint8_t *in,
+                      size_t len, uint8_t tag[16]) {
+    hwc_aes_gcm_key kg;
+    cr_assert_eq(hwc_kernel_select("aes", "generic"), HWC_OK);
+    cr_assert_eq(hwc_aes_gcm_setkey(&kg, key, kl), HWC_OK);
+    cr_assert_eq(hwc_kernel_select("aes", kernel), HWC_OK);
+    cr_assert_eq(hwc_aes_gcm_encrypt(&kg, iv, ivl, aad, al, out, in, len, tag, 16), HWC_OK);
+#ifdef HWC_TEST_HAVE_OPENSSL
+    uint8_t *o2 = malloc(len + 16), t2[16];
+    cr_assert(o2);
+    openssl_encrypt(key, kl, iv, ivl, aad, al, o2, in, len, t2);
+    cr_assert(memcmp(o2, out, len) == 0 && memcmp(t2, tag, 16) == 0,
+              "generic differs from OpenSSL: key %zu, iv %zu, aad %zu, len %zu, " SEED_FMT, kl, ivl, al, len,
+              SEED);
+    free(o2);
+#endif
+}
+
+/* ---- random differential tests --------------------------------------------- */
+
+static const size_t iv_lens[] = {1, 8, 12, 13, 16, 60, 128};
+#define N_IV_LENS (sizeof iv_lens / sizeof iv_lens[0])
+
+/* Calls f on [0, len) in random pieces, empty ones included. */
+typedef int (*piece_fn)(hwc_aes_gcm_ctx *, uint8_t *, const uint8_t *, size_t);
+static void random_pieces(hwc_rng *r, hwc_aes_gcm_ctx *c, piece_fn f, uint8_t *out, const uint8_t *in,
+                          size_t len, const char *what) {
+    size_t done = 0;
+    while (done < len) {
+        size_t n = hwc_rng_below(r, 4) == 0 ? 0 : hwc_rng_below(r, len - done < 100 ? len - done + 1 : 100);
+        if (hwc_rng_below(r, 8) == 0) n = len - done;
+        cr_assert_eq(f(c, out + done, in + done, n), HWC_OK, "%s piece %zu at %zu, " SEED_FMT, what, n, done,
+                     SEED);
+        done += n;
+    }
+}
+
+static int aad_piece(hwc_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t n) {
+    (void)out;
+    return hwc_aes_gcm_aad(c, in, n);
+}
+
+/* One message through the kernel under test: one-shot (guarded, misaligned),
+   in place, streamed in random pieces; all against the reference. */
+static void one_message(const char *kernel, hwc_rng *r, size_t kl, size_t ivl, size_t al, size_t len) {
+    uint8_t key[32], iv[128], ref_tag[16], tag[16];
+    hwc_rng_fill(r, key, kl);
+    hwc_rng_fill(r, iv, ivl);
+    size_t mis = hwc_rng_below(r, 64), tl = tag_lens[hwc_rng_below(r, N_TAG_LENS)];
+    hwc_guarded ga, gp, gc, go, gt;
+    hwc_guarded_alloc(&ga, al, mis);
+    hwc_guarded_alloc(&gp, len, (mis + 3) % 64);
+    hwc_guarded_alloc(&gc, len, (mis + 7) % 64);
+    hwc_guarded_alloc(&go, len, (mis + 13) % 64);
+    hwc_guarded_alloc(&gt, tl, (mis + 1) % 64);
+    hwc_rng_fill(r, ga.p, al);
+    hwc_rng_fill(r, gp.p, len);
+    reference(kernel, key, kl, iv, ivl, ga.p, al, gc.p, gp.p, len, ref_tag);
+#define CTX_FMT "[%s] key %zu, iv %zu, aad %zu, len %zu, tag %zu, misalign %zu, " SEED_FMT
+#define CTX_ARGS kernel, kl, ivl, al, len, tl, mis, SEED
+    hwc_aes_gcm_key k;
+    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, kl), HWC_OK);
+
+    /* one-shot encrypt and decrypt, guarded buffers */
+    cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, ivl, ga.p, al, go.p, gp.p, len, gt.p, tl), HWC_OK);
+    cr_assert(memcmp(go.p, gc.p, len) == 0, "encrypt: C " CTX_FMT, CTX_ARGS);
+    cr_assert(memcmp(gt.p, ref_tag, tl) == 0, "encrypt: T " CTX_FMT, CTX_ARGS);
+    cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, ivl, ga.p, al, go.p, gc.p, len, gt.p, tl), HWC_OK,
+                 "decrypt " CTX_FMT, CTX_ARGS);
+    cr_assert(memcmp(go.p, gp.p, len) == 0, "decrypt: P " CTX_FMT, CTX_ARGS);
+    cr_assert(hwc_guarded_intact(&ga) && hwc_guarded_intact(&gp) && hwc_guarded_intact(&gc) &&
+                  hwc_guarded_intact(&go) && hwc_guarded_intact(&gt),
+              "poison overwritten " CTX_FMT, CTX_ARGS);
+
+    /* in place */
+    memcpy(go.p, gp.p, len);
+    cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, ivl, ga.p, al, go.p, go.p, len, tag, 16), HWC_OK);
+    cr_assert(memcmp(go.p, gc.p, len) == 0 && memcmp(tag, ref_tag, 16) == 0, "in place enc " CTX_FMT, CTX_ARGS);
+    cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, ivl, ga.p, al, go.p, go.p, len, tag, 16), HWC_OK);
+    cr_assert(memcmp(go.p, gp.p, len) == 0, "in place dec " CTX_FMT, CTX_ARGS);
+
+    /* streaming, random splits (empty calls included), both directions */
+    for (int dec = 0; dec < 2; dec++) {
+        hwc_aes_gcm_ctx c;
+        cr_assert_eq(hwc_aes_gcm_init(&c, &k, iv, ivl), HWC_OK);
+        random_pieces(r, &c, aad_piece, NULL, ga.p, al, "aad");
+        random_pieces(r, &c, dec ? hwc_aes_gcm_decrypt_update : hwc_aes_gcm_encrypt_update, go.p,
+                      dec ? gc.p : gp.p, len, dec ? "decrypt" : "encrypt");
+        if (dec) {
+            cr_assert_eq(hwc_aes_gcm_decrypt_final(&c, ref_tag, tl), HWC_OK, "stream dec " CTX_FMT, CTX_ARGS);
+            cr_assert(memcmp(go.p, gp.p, len) == 0, "stream dec: P " CTX_FMT, CTX_ARGS);
+        } else {
+            cr_assert_eq(hwc_aes_gcm_encrypt_final(&c, tag, tl), HWC_OK);
+            cr_assert(memcmp(go.p, gc.p, len) == 0 && memcmp(tag, ref_tag, tl) == 0,
+                      "stream enc " CTX_FMT, CTX_ARGS);
+        }
+        cr_assert(hwc_all_bytes(&c, sizeof c, 0), "final did not wipe the context " CTX_FMT, CTX_ARGS);
+    }
+    cr_assert(hwc_guarded_intact(&go), "stream: poison overwritten " CTX_FMT, CTX_ARGS);
+    hwc_guarded_free(&ga);
+    hwc_guarded_free(&gp);
+    hwc_guarded_free(&gc);
+    hwc_guarded_free(&go);
+    hwc_guarded_free(&gt);
+}
+
+static void differential_check(const char *kernel, void *arg) {
+    (void)arg;
+    hwc_rng r;
+    hwc_rng_init(&r, hwc_test_seed() ^ 0x67636d);
+    int quick = hwc_test_quick();
+    static const size_t kls[] = {16, 24, 32};
+    for (size_t ki = 0; ki < 3; ki++) {
+        size_t kl = kls[ki];
+        for (size_t len = 0; len <= 600; len += quick ? 23 : 1)   /* dense data lengths */
+            one_message(kernel, &r, kl, iv_lens[len % N_IV_LENS], hwc_rng_below(&r, 70), len);
+        for (size_t al = 0; al <= 600; al += quick ? 23 : 1)      /* dense AAD lengths */
+            one_message(kernel, &r, kl, iv_lens[al % N_IV_LENS], al, hwc_rng_below(&r, 70));
+        for (size_t i = 0; i < N_IV_LENS; i++) {                   /* large, every IV length */
+            one_message(kernel, &r, kl, iv_lens[i], 600 + hwc_rng_below(&r, 4000),
+                        (quick ? 4096 : 65536) + hwc_rng_below(&r, 4096));
+        }
+    }
+}
+
+Test(gcm, kernels_agree_with_openssl_and_generic, .timeout = 900) {
+#ifndef HWC_TEST_HAVE_OPENSSL
+    fprintf(stderr, "[gcm] built without OpenSSL: every kernel against generic only\n");
+#endif
+    hwc_test_each_kernel("aes", differential_check, NULL);
+}

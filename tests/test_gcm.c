@@ -305,3 +305,247 @@ Test(gcm, kernels_agree_with_openssl_and_generic, .timeout = 900) {
 #endif
     hwc_test_each_kernel("aes", differential_check, NULL);
 }
+
+/* ---- failed tags: nothing released, contexts wiped ---------------------------- */
+
+static void failed_tag_check(const char *kernel, void *arg) {
+    (void)arg;
+    uint8_t key[32], iv[12], aad[21], p[77], c[77], out[77], tag[16], bad[16];
+    hwc_rng r;
+    hwc_rng_init(&r, hwc_test_seed() ^ 0x746167);
+    hwc_rng_fill(&r, key, sizeof key);
+    hwc_rng_fill(&r, iv, sizeof iv);
+    hwc_rng_fill(&r, aad, sizeof aad);
+    hwc_rng_fill(&r, p, sizeof p);
+    hwc_aes_gcm_key k;
+    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, 32), HWC_OK);
+    cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, 12, aad, sizeof aad, c, p, sizeof p, tag, 16), HWC_OK);
+    for (size_t ti = 0; ti < N_TAG_LENS; ti++) {
+        size_t tl = tag_lens[ti];
+        /* the truncated tag (its first tl bytes) verifies */
+        cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad, out, c, sizeof c, tag, tl), HWC_OK);
+        cr_assert_arr_eq(out, p, sizeof p);
+        /* every byte of it flipped (one bit, then all bits) */
+        for (size_t i = 0; i < tl; i++) {
+            for (int f = 0; f < 2; f++) {
+                memcpy(bad, tag, 16);
+                bad[i] ^= f ? 0xff : (uint8_t)(1u << (i % 8));
+                memset(out, FILL, sizeof out);
+                cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad, out, c, sizeof c, bad, tl),
+                             HWC_ERR_AUTH_FAILED, "[%s] tag %zu byte %zu flipped", kernel, tl, i);
+                cr_assert(hwc_all_bytes(out, sizeof out, 0), "[%s] plaintext released, tag %zu byte %zu",
+                          kernel, tl, i);
+                hwc_aes_gcm_ctx ctx;   /* streaming: final says no and wipes */
+                cr_assert_eq(hwc_aes_gcm_init(&ctx, &k, iv, 12), HWC_OK);
+                cr_assert_eq(hwc_aes_gcm_aad(&ctx, aad, sizeof aad), HWC_OK);
+                cr_assert_eq(hwc_aes_gcm_decrypt_update(&ctx, out, c, sizeof c), HWC_OK);
+                cr_assert_eq(hwc_aes_gcm_decrypt_final(&ctx, bad, tl), HWC_ERR_AUTH_FAILED);
+                cr_assert(hwc_all_bytes(&ctx, sizeof ctx, 0), "[%s] context not wiped after AUTH_FAILED", kernel);
+            }
+        }
+        /* a tag of another length from the same tag bytes: the bytes past tl
+           matter only when they are compared */
+        if (tl < 16) {
+            memcpy(bad, tag, 16);
+            bad[tl] ^= 1;
+            cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad, out, c, sizeof c, bad, tl), HWC_OK);
+            cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad, out, c, sizeof c, bad, 16),
+                         HWC_ERR_AUTH_FAILED);
+        }
+    }
+    /* ciphertext, AAD, IV or length changed: in place too, the buffer is zeroed */
+    for (size_t i = 0; i < sizeof c; i += 5) {
+        memcpy(out, c, sizeof c);
+        out[i] ^= 0x80;
+        cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad, out, out, sizeof c, tag, 16),
+                     HWC_ERR_AUTH_FAILED, "[%s] C byte %zu flipped", kernel, i);
+        cr_assert(hwc_all_bytes(out, sizeof out, 0), "[%s] in-place plaintext released", kernel);
+    }
+    for (size_t i = 0; i < sizeof aad; i++) {
+        aad[i] ^= 4;
+        memset(out, FILL, sizeof out);
+        cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad, out, c, sizeof c, tag, 16),
+                     HWC_ERR_AUTH_FAILED, "[%s] AAD byte %zu flipped", kernel, i);
+        cr_assert(hwc_all_bytes(out, sizeof out, 0));
+        aad[i] ^= 4;
+    }
+    iv[11] ^= 1;
+    cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad, out, c, sizeof c, tag, 16), HWC_ERR_AUTH_FAILED);
+    iv[11] ^= 1;
+    cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 11, aad, sizeof aad, out, c, sizeof c, tag, 16), HWC_ERR_AUTH_FAILED);
+    cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad - 1, out, c, sizeof c, tag, 16),
+                 HWC_ERR_AUTH_FAILED, "AAD truncated");
+    memset(out, FILL, sizeof out);
+    cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, aad, sizeof aad, out, c, sizeof c - 1, tag, 16),
+                 HWC_ERR_AUTH_FAILED, "ciphertext truncated");
+    cr_assert(hwc_all_bytes(out, sizeof c - 1, 0) && out[sizeof c - 1] == FILL, "zeroed exactly len bytes");
+    cr_assert_eq(hwc_aes_gcm_decrypt(&k, iv, 12, c, sizeof aad, out, aad, 0, tag, 16), HWC_ERR_AUTH_FAILED,
+                 "data moved into the AAD");
+}
+
+Test(gcm, failed_tags_release_nothing) {
+    hwc_test_each_kernel("aes", failed_tag_check, NULL);
+}
+
+/* ---- argument and order errors: status codes, nothing written ----------------- */
+
+#define untouched(p, n) hwc_all_bytes((p), (n), FILL)
+
+typedef int (*update_fn)(hwc_aes_gcm_ctx *, uint8_t *, const uint8_t *, size_t);
+
+/* Every refused streaming call on c leaves c and out as they were. */
+#define REFUSED(call, want, what)                                                                  \
+    do {                                                                                           \
+        hwc_aes_gcm_ctx before_ = c;                                                               \
+        memset(out, FILL, sizeof out);                                                             \
+        cr_assert_eq((call), (want), "[%s] %s", kernel, what);                                     \
+        cr_assert(memcmp(&before_, &c, sizeof c) == 0, "[%s] %s changed the context", kernel, what); \
+        cr_assert(untouched(out, sizeof out), "[%s] %s wrote", kernel, what);                      \
+    } while (0)
+
+static void errors_check(const char *kernel, void *arg) {
+    (void)arg;
+    uint8_t key[32], iv[16] = {1, 2, 3}, in[64], out[64], tag[16];
+    memset(key, 7, sizeof key);
+    memset(in, 0x11, sizeof in);
+    hwc_aes_gcm_key k, kw, unset;
+    memset(&unset, 0, sizeof unset);
+    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, 16), HWC_OK);
+
+    /* setkey */
+    static const size_t bad_kl[] = {0, 1, 15, 17, 23, 25, 31, 33, 64};
+    memset(&kw, FILL, sizeof kw);
+    cr_assert_eq(hwc_aes_gcm_setkey(NULL, key, 16), HWC_ERR_NULL_POINTER);
+    cr_assert_eq(hwc_aes_gcm_setkey(&kw, NULL, 16), HWC_ERR_NULL_POINTER);
+    for (size_t i = 0; i < sizeof bad_kl / sizeof bad_kl[0]; i++)
+        cr_assert_eq(hwc_aes_gcm_setkey(&kw, key, bad_kl[i]), HWC_ERR_KEY_LENGTH);
+    cr_assert(untouched(&kw, sizeof kw), "[%s] setkey wrote on error", kernel);
+
+    /* one-shot, both directions */
+    for (int dec = 0; dec < 2; dec++) {
+#define ONESHOT(kk, v, vl, a, al, o, i, l, t, tl)                                                 \
+    (dec ? hwc_aes_gcm_decrypt((kk), (v), (vl), (a), (al), (o), (i), (l), (t), (tl))               \
+         : hwc_aes_gcm_encrypt((kk), (v), (vl), (a), (al), (o), (i), (l), (uint8_t *)(t), (tl)))
+        memset(out, FILL, sizeof out);
+        memset(tag, FILL, sizeof tag);
+        cr_assert_eq(ONESHOT(NULL, iv, 12, in, 5, out, in, 20, tag, 16), HWC_ERR_NULL_POINTER);
+        cr_assert_eq(ONESHOT(&k, NULL, 12, in, 5, out, in, 20, tag, 16), HWC_ERR_NULL_POINTER);
+        cr_assert_eq(ONESHOT(&k, iv, 12, NULL, 5, out, in, 20, tag, 16), HWC_ERR_NULL_POINTER);
+        cr_assert_eq(ONESHOT(&k, iv, 12, in, 5, NULL, in, 20, tag, 16), HWC_ERR_NULL_POINTER);
+        cr_assert_eq(ONESHOT(&k, iv, 12, in, 5, out, NULL, 20, tag, 16), HWC_ERR_NULL_POINTER);
+        cr_assert_eq(ONESHOT(&k, iv, 12, in, 5, out, in, 20, NULL, 16), HWC_ERR_NULL_POINTER);
+        cr_assert_eq(ONESHOT(&k, iv, 0, in, 5, out, in, 20, tag, 16), HWC_ERR_BAD_ARGUMENT, "iv_len 0");
+        static const size_t bad_tl[] = {0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 17, 32};
+        for (size_t i = 0; i < sizeof bad_tl / sizeof bad_tl[0]; i++)
+            cr_assert_eq(ONESHOT(&k, iv, 12, in, 5, out, in, 20, tag, bad_tl[i]), HWC_ERR_BAD_ARGUMENT,
+                         "tag_len %zu", bad_tl[i]);
+        cr_assert_eq(ONESHOT(&k, iv, 12, in, 5, out, in, (size_t)GCM_MAX_DATA + 1, tag, 16), HWC_ERR_DATA_LENGTH,
+                     "len 2^36 - 31");
+        cr_assert_eq(ONESHOT(&unset, iv, 12, in, 5, out, in, 20, tag, 16), HWC_ERR_BAD_ARGUMENT, "unset key");
+        cr_assert(untouched(out, sizeof out) && untouched(tag, sizeof tag), "[%s] one-shot %d wrote on error",
+                  kernel, dec);
+        /* len 0 and aad_len 0 allow NULL buffers */
+        cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, 12, NULL, 0, NULL, NULL, 0, tag, 16), HWC_OK);
+        cr_assert_eq(ONESHOT(&k, iv, 12, NULL, 0, NULL, NULL, 0, tag, 16), HWC_OK, "empty message, NULL buffers");
+#undef ONESHOT
+    }
+
+    /* streaming: init */
+    hwc_aes_gcm_ctx c;
+    memset(&c, FILL, sizeof c);
+    REFUSED(hwc_aes_gcm_init(NULL, &k, iv, 12), HWC_ERR_NULL_POINTER, "init NULL ctx");
+    REFUSED(hwc_aes_gcm_init(&c, NULL, iv, 12), HWC_ERR_NULL_POINTER, "init NULL key");
+    REFUSED(hwc_aes_gcm_init(&c, &k, NULL, 12), HWC_ERR_NULL_POINTER, "init NULL iv");
+    REFUSED(hwc_aes_gcm_init(&c, &k, iv, 0), HWC_ERR_BAD_ARGUMENT, "init iv_len 0");
+    REFUSED(hwc_aes_gcm_init(&c, &unset, iv, 12), HWC_ERR_BAD_ARGUMENT, "init unset key");
+
+    /* never initialised (garbage or zeroed context) */
+    for (int z = 0; z < 2; z++) {
+        memset(&c, z ? 0 : FILL, sizeof c);
+        REFUSED(hwc_aes_gcm_aad(&c, in, 3), HWC_ERR_BAD_ARGUMENT, "aad before init");
+        REFUSED(hwc_aes_gcm_encrypt_update(&c, out, in, 3), HWC_ERR_BAD_ARGUMENT, "encrypt before init");
+        REFUSED(hwc_aes_gcm_decrypt_update(&c, out, in, 3), HWC_ERR_BAD_ARGUMENT, "decrypt before init");
+        REFUSED(hwc_aes_gcm_encrypt_final(&c, out, 16), HWC_ERR_BAD_ARGUMENT, "encrypt_final before init");
+        REFUSED(hwc_aes_gcm_decrypt_final(&c, in, 16), HWC_ERR_BAD_ARGUMENT, "decrypt_final before init");
+    }
+    REFUSED(hwc_aes_gcm_aad(NULL, in, 3), HWC_ERR_NULL_POINTER, "aad NULL ctx");
+    REFUSED(hwc_aes_gcm_encrypt_update(NULL, out, in, 3), HWC_ERR_NULL_POINTER, "update NULL ctx");
+    REFUSED(hwc_aes_gcm_decrypt_final(NULL, in, 16), HWC_ERR_NULL_POINTER, "final NULL ctx");
+
+    for (int dec = 0; dec < 2; dec++) {
+        update_fn upd = dec ? hwc_aes_gcm_decrypt_update : hwc_aes_gcm_encrypt_update;
+        update_fn other = dec ? hwc_aes_gcm_encrypt_update : hwc_aes_gcm_decrypt_update;
+        cr_assert_eq(hwc_aes_gcm_init(&c, &k, iv, 12), HWC_OK);
+        REFUSED(hwc_aes_gcm_aad(&c, NULL, 3), HWC_ERR_NULL_POINTER, "aad NULL");
+        cr_assert_eq(hwc_aes_gcm_aad(&c, in, 5), HWC_OK);
+        REFUSED(upd(&c, NULL, in, 3), HWC_ERR_NULL_POINTER, "update NULL out");
+        REFUSED(upd(&c, out, NULL, 3), HWC_ERR_NULL_POINTER, "update NULL in");
+        /* final refused for a bad argument changes nothing, before and after data */
+        for (int phase = 0; phase < 2; phase++) {
+            if (phase) cr_assert_eq(upd(&c, out, in, 7), HWC_OK);
+            if (dec) {
+                REFUSED(hwc_aes_gcm_decrypt_final(&c, NULL, 16), HWC_ERR_NULL_POINTER, "final NULL tag");
+                REFUSED(hwc_aes_gcm_decrypt_final(&c, in, 3), HWC_ERR_BAD_ARGUMENT, "final tag_len 3");
+                REFUSED(hwc_aes_gcm_decrypt_final(&c, in, 17), HWC_ERR_BAD_ARGUMENT, "final tag_len 17");
+            } else {
+                REFUSED(hwc_aes_gcm_encrypt_final(&c, NULL, 16), HWC_ERR_NULL_POINTER, "final NULL tag");
+                REFUSED(hwc_aes_gcm_encrypt_final(&c, out, 11), HWC_ERR_BAD_ARGUMENT, "final tag_len 11");
+                REFUSED(hwc_aes_gcm_encrypt_final(&c, out, 0), HWC_ERR_BAD_ARGUMENT, "final tag_len 0");
+            }
+        }
+        /* order: AAD after data, the other direction's update and final */
+        REFUSED(hwc_aes_gcm_aad(&c, in, 1), HWC_ERR_BAD_ARGUMENT, "aad after data");
+        REFUSED(hwc_aes_gcm_aad(&c, in, 0), HWC_ERR_BAD_ARGUMENT, "empty aad after data");
+        REFUSED(other(&c, out, in, 3), HWC_ERR_BAD_ARGUMENT, "mixed directions");
+        if (dec) REFUSED(hwc_aes_gcm_encrypt_final(&c, out, 16), HWC_ERR_BAD_ARGUMENT, "encrypt_final after decrypt");
+        else REFUSED(hwc_aes_gcm_decrypt_final(&c, in, 16), HWC_ERR_BAD_ARGUMENT, "decrypt_final after encrypt");
+        /* the 2^36 - 32 limit on the sum of the updates */
+        hwc_aes_gcm_ctx saved = c;
+        c.data_len = GCM_MAX_DATA - 10;   /* as if 2^36 - 42 bytes had been processed */
+        REFUSED(upd(&c, out, in, 11), HWC_ERR_DATA_LENGTH, "sum of updates over 2^36 - 32");
+        REFUSED(upd(&c, out, in, SIZE_MAX), HWC_ERR_DATA_LENGTH, "len SIZE_MAX");
+        cr_assert_eq(upd(&c, out, in, 10), HWC_OK, "up to the limit");
+        REFUSED(upd(&c, out, in, 1), HWC_ERR_DATA_LENGTH, "one byte past the limit");
+        cr_assert_eq(upd(&c, out, in, 0), HWC_OK);
+        c = saved;
+        /* the context still works after all the refusals, then is finished */
+        cr_assert_eq(upd(&c, out, in, 0), HWC_OK);
+        if (dec) cr_assert_eq(hwc_aes_gcm_decrypt_final(&c, in, 16), HWC_ERR_AUTH_FAILED);
+        else cr_assert_eq(hwc_aes_gcm_encrypt_final(&c, tag, 16), HWC_OK);
+        cr_assert(hwc_all_bytes(&c, sizeof c, 0), "[%s] final did not wipe", kernel);
+        REFUSED(hwc_aes_gcm_aad(&c, in, 1), HWC_ERR_BAD_ARGUMENT, "aad after final");
+        REFUSED(upd(&c, out, in, 1), HWC_ERR_BAD_ARGUMENT, "update after final");
+        REFUSED(hwc_aes_gcm_encrypt_final(&c, out, 16), HWC_ERR_BAD_ARGUMENT, "encrypt_final after final");
+        REFUSED(hwc_aes_gcm_decrypt_final(&c, in, 16), HWC_ERR_BAD_ARGUMENT, "decrypt_final after final");
+    }
+    /* the AAD limit (2^64 - 1 bits) on the sum of the aad calls */
+    cr_assert_eq(hwc_aes_gcm_init(&c, &k, iv, 12), HWC_OK);
+    c.aad_len = (((uint64_t)1 << 61) - 1) - 2;
+    REFUSED(hwc_aes_gcm_aad(&c, in, 3), HWC_ERR_DATA_LENGTH, "AAD over 2^64 - 1 bits");
+    hwc_wipe(&c, sizeof c);
+}
+
+Test(gcm, errors_leave_outputs_untouched) {
+    hwc_test_each_kernel("aes", errors_check, NULL);
+}
+
+/* A key keeps the kernel it was set with, whatever is selected afterwards. */
+Test(gcm, key_keeps_its_kernel) {
+    const char *names[16];
+    size_t n = hwc_test_usable_kernels("aes", names, 16);
+    uint8_t key[16] = {9}, iv[12] = {1}, p[100], c0[100], c1[100], t0[16], t1[16];
+    memset(p, 0x3c, sizeof p);
+    for (size_t i = 0; i < n; i++) {
+        hwc_aes_gcm_key k;
+        cr_assert_eq(hwc_kernel_select("aes", names[i]), HWC_OK);
+        cr_assert_eq(hwc_aes_gcm_setkey(&k, key, 16), HWC_OK);
+        cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, 12, NULL, 0, c0, p, sizeof p, t0, 16), HWC_OK);
+        for (size_t j = 0; j < n; j++) {
+            cr_assert_eq(hwc_kernel_select("aes", names[j]), HWC_OK);
+            cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, 12, NULL, 0, c1, p, sizeof p, t1, 16), HWC_OK);
+            cr_assert(memcmp(c0, c1, sizeof c0) == 0 && memcmp(t0, t1, 16) == 0,
+                      "key set on %s, used with %s selected", names[i], names[j]);
+        }
+    }
+    cr_assert_eq(hwc_kernel_select("aes", NULL), HWC_OK);
+}

@@ -549,3 +549,49 @@ Test(gcm, key_keeps_its_kernel) {
     }
     cr_assert_eq(hwc_kernel_select("aes", NULL), HWC_OK);
 }
+
+/* ---- the 32-bit counter wraps inside its word (SP 800-38D 6.2 inc32) --------- */
+/* A 12-byte IV starts the counter at 2, so the wrap is reached by setting the
+   context's counter word near 2^32 after init: the keystream must be E_K of
+   blocks whose first 96 bits never change, on every kernel and split. */
+static void wrap_check(const char *kernel, void *arg) {
+    (void)arg;
+    uint8_t key[16], iv[12], p[300], c[300], exp[300], ctrs[304], tag[16], tag2[16];
+    hwc_rng r;
+    hwc_rng_init(&r, hwc_test_seed() ^ 0x77726170);
+    hwc_rng_fill(&r, key, sizeof key);
+    hwc_rng_fill(&r, iv, sizeof iv);
+    hwc_rng_fill(&r, p, sizeof p);
+    hwc_aes_gcm_key k;
+    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, 16), HWC_OK);
+    for (size_t i = 0; i < sizeof ctrs / 16; i++) {   /* ... fffffffb, ..., ffffffff, 0, 1, ... */
+        uint32_t v = 0xfffffffbu + (uint32_t)i;
+        memcpy(ctrs + 16 * i, iv, 12);
+        for (int b = 0; b < 4; b++) ctrs[16 * i + 12 + b] = (uint8_t)(v >> (24 - 8 * b));
+    }
+    cr_assert_eq(hwc_aes_ecb_encrypt(&k.aes, ctrs, ctrs, sizeof ctrs), HWC_OK);
+    for (size_t i = 0; i < sizeof p; i++) exp[i] = p[i] ^ ctrs[i];
+    for (int split = 0; split < 3; split++) {
+        for (int dec = 0; dec < 2; dec++) {
+            hwc_aes_gcm_ctx ctx;
+            cr_assert_eq(hwc_aes_gcm_init(&ctx, &k, iv, 12), HWC_OK);
+            memset(ctx.ctr + 12, 0xff, 4);
+            ctx.ctr[15] = 0xfb;
+            update_fn upd = dec ? hwc_aes_gcm_decrypt_update : hwc_aes_gcm_encrypt_update;
+            size_t cut = split == 0 ? 0 : split == 1 ? 37 : 160;
+            cr_assert_eq(upd(&ctx, c, dec ? exp : p, cut), HWC_OK);
+            cr_assert_eq(upd(&ctx, c + cut, (dec ? exp : p) + cut, sizeof p - cut), HWC_OK);
+            cr_assert_arr_eq(c, dec ? p : exp, sizeof p, "[%s] counter wrap, split %zu, dec %d", kernel, cut, dec);
+            if (dec) {
+                cr_assert_eq(hwc_aes_gcm_decrypt_final(&ctx, tag, 16), HWC_OK, "[%s] wrap: tag", kernel);
+            } else {
+                cr_assert_eq(hwc_aes_gcm_encrypt_final(&ctx, split ? tag2 : tag, 16), HWC_OK);
+                if (split) cr_assert_arr_eq(tag, tag2, 16, "[%s] wrap: tag depends on the split", kernel);
+            }
+        }
+    }
+}
+
+Test(gcm, counter_wraps_in_32_bits) {
+    hwc_test_each_kernel("aes", wrap_check, NULL);
+}

@@ -13,7 +13,7 @@
 typedef struct hwc_bench_opts {
     int quick;            /* short run (README's first command): fewer sizes and rounds */
     int json;             /* rows as JSON on stdout instead of a table */
-    const char *family;   /* NULL = all; "aes", "cmac", "streebog", "mpi" */
+    const char *family;   /* NULL = all; "aes" (with GCM), "gcm" (GCM only), "streebog", "mpi" */
     int rounds;           /* interleaved repetitions per case; median is reported */
     double batch_ms;      /* target time of one timed batch */
 } hwc_bench_opts;
@@ -52,8 +52,9 @@ void hwc_bench_footer(const hwc_bench_opts *o);
 /* Keep the optimiser from dropping work whose result is unused. */
 void hwc_bench_sink(const void *p, size_t len);
 
-/* Family drivers (bench_aes.c, bench_streebog.c, bench_mpi.c). */
+/* Family drivers (bench_aes.c, bench_gcm.c, bench_streebog.c, bench_mpi.c). */
 void hwc_bench_aes(const hwc_bench_opts *o);
+void hwc_bench_gcm(const hwc_bench_opts *o);
 void hwc_bench_streebog(const hwc_bench_opts *o);
 void hwc_bench_mpi(const hwc_bench_opts *o);
 

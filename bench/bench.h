@@ -58,6 +58,10 @@ void hwc_bench_gcm(const hwc_bench_opts *o);
 void hwc_bench_streebog(const hwc_bench_opts *o);
 void hwc_bench_mpi(const hwc_bench_opts *o);
 
+/* libgcrypt's one-time initialisation (bench_aes.c), for every libgcrypt peer;
+   0 when ready. */
+int hwc_bench_gcrypt_init(void);
+
 /* Entry point used by both programs: parses argv (after "bench"). */
 int hwc_bench_main(int argc, char **argv);
 

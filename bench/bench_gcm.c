@@ -200,13 +200,7 @@ static void nettle_run(void *arg, size_t iters) {
 /* ---- libgcrypt ------------------------------------------------------------------- */
 #ifdef HWC_BENCH_HAVE_GCRYPT
 static int gc_setup(gcase *c) {
-    static int inited;
-    if (!inited) {
-        if (!gcry_check_version(NULL)) return -1;
-        gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
-        gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-        inited = 1;
-    }
+    if (hwc_bench_gcrypt_init() != 0) return -1;
     if (gcry_cipher_open(&c->u.gcry, c->key_len == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256,
                          GCRY_CIPHER_MODE_GCM, 0))
         return -1;

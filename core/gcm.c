@@ -290,29 +290,31 @@ static int oneshot_check(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_
     return HWC_OK;
 }
 
+/* One message through a stack context (wiped by final). Decrypt: on a tag
+   mismatch out[0..len) is zeroed, so no unauthenticated plaintext leaves. */
+static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t iv_len,
+                   const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in, size_t len,
+                   uint8_t *tag, size_t tag_len) {
+    int rc = oneshot_check(k, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
+    if (rc != HWC_OK) return rc;
+    hwc_aes_gcm_ctx c;
+    start(&c, gcm_impl(k), k, iv, iv_len);
+    hwc_aes_gcm_aad(&c, aad, aad_len);
+    update(&c, dec, out, in, len);
+    if (!dec) return hwc_aes_gcm_encrypt_final(&c, tag, tag_len);
+    rc = hwc_aes_gcm_decrypt_final(&c, tag, tag_len);
+    if (rc != HWC_OK && len) hwc_wipe(out, len);
+    return rc;
+}
+
 int hwc_aes_gcm_encrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, uint8_t *tag, size_t tag_len) {
-    int rc = oneshot_check(k, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
-    if (rc != HWC_OK) return rc;
-    hwc_aes_gcm_ctx c;
-    start(&c, gcm_impl(k), k, iv, iv_len);
-    hwc_aes_gcm_aad(&c, aad, aad_len);
-    update(&c, 0, out, in, len);
-    return hwc_aes_gcm_encrypt_final(&c, tag, tag_len);   /* wipes c */
+    return oneshot(k, 0, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
 }
 
-/* On a tag mismatch out[0..len) is zeroed: no unauthenticated plaintext. */
 int hwc_aes_gcm_decrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, const uint8_t *tag, size_t tag_len) {
-    int rc = oneshot_check(k, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
-    if (rc != HWC_OK) return rc;
-    hwc_aes_gcm_ctx c;
-    start(&c, gcm_impl(k), k, iv, iv_len);
-    hwc_aes_gcm_aad(&c, aad, aad_len);
-    update(&c, 1, out, in, len);
-    rc = hwc_aes_gcm_decrypt_final(&c, tag, tag_len);      /* wipes c */
-    if (rc != HWC_OK && len) hwc_wipe(out, len);
-    return rc;
+    return oneshot(k, 1, iv, iv_len, aad, aad_len, out, in, len, (uint8_t *)tag, tag_len);
 }

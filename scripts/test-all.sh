@@ -9,6 +9,7 @@
 #  5. AArch64 leg: cross-build, suite under qemu-aarch64 (.ci/arm64.sh)
 #  6. differential fuzzers (fuzz/), each for HWC_FUZZ_SECONDS in an ASan + UBSan
 #     clang-19 build, with their execution counts
+#  7. ThreadSanitizer: cold init and kernel switching races (tests/tsan_threads.c)
 # Ends with one line "N passed, N failed" (test programs / ctest entries).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -158,6 +159,19 @@ if CC=clang-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebIn
   done
 else
   step_fail "fuzz build"
+fi
+
+# 7. ThreadSanitizer (Criterion's runner cannot start under TSan: a plain program).
+log "ThreadSanitizer: init and kernel-switching races"
+if CC=clang-19 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
+     -DHWC_TSAN=ON -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF >/dev/null &&
+   cmake --build build-tsan -j"$jobs" --target tsan_threads >/dev/null; then
+  for i in 1 2 3; do   # three fresh processes: three cold inits
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build-tsan/tests/tsan_threads &&
+      step_ok || step_fail "tsan_threads (run $i)"
+  done
+else
+  step_fail "tsan build"
 fi
 
 log "done in $((SECONDS - t0)) s"

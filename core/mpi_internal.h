@@ -5,12 +5,13 @@
 
 #include <stddef.h>
 #include "internal/kernel.h"
+#include "internal/ct.h"
 
 /* Hide a mask's value from the optimiser: without it clang 14 recognises
    ((d | -d) >> 63) - 1 as "i == idx" and turns the masked table scan into
    a branch on the secret index (caught by tests/ct_modexp.c). */
 static inline hwc_limb hwc_ct_barrier(hwc_limb x) {
-    __asm__("" : "+r"(x));
+    HWC_CT_OPAQUE(x);
     return x;
 }
 

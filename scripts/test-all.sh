@@ -10,6 +10,8 @@
 #  6. differential fuzzers (fuzz/), each for HWC_FUZZ_SECONDS in an ASan + UBSan
 #     clang-19 build, with their execution counts
 #  7. ThreadSanitizer: cold init and kernel switching races (tests/tsan_threads.c)
+#  8. MemorySanitizer constant-time check on every x86 kernel and mode, and the
+#     planted leaks it must report (tests/ct_msan.c, docs/constant-time.md)
 # Ends with one line "N passed, N failed" (test programs / ctest entries).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -172,6 +174,17 @@ if CC=clang-19 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebIn
   done
 else
   step_fail "tsan build"
+fi
+
+# 8. MemorySanitizer constant-time check (only ct_msan is built with MSan).
+log "MemorySanitizer constant-time check"
+if CC=clang-19 cmake -S . -B build-msan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
+     -DHWC_MSAN=ON -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF >/dev/null &&
+   cmake --build build-msan -j"$jobs" --target ct_msan >/dev/null; then
+  ctest --test-dir build-msan -R '^ct_msan' --output-on-failure -j"$jobs" 2>&1 | tee build-msan/ctest.log
+  count_ctest "msan" build-msan/ctest.log
+else
+  step_fail "msan build"
 fi
 
 log "done in $((SECONDS - t0)) s"

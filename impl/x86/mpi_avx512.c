@@ -25,6 +25,7 @@
 #include <immintrin.h>
 #include <string.h>
 #include "internal/wipe.h"
+#include "internal/ct.h"
 #include "internal/kernel.h"
 #include "hwcrypt/status.h"
 #include "impl/x86/mpi_adx.h"
@@ -246,7 +247,7 @@ static uint64_t neg_inv64(uint64_t m0) {
 }
 
 static inline uint64_t opaque(uint64_t x) {
-    __asm__("" : "+r"(x));
+    HWC_CT_OPAQUE(x);
     return x;
 }
 

@@ -17,20 +17,23 @@ static OSSL_FUNC_core_set_error_debug_fn *c_set_error_debug;
 static OSSL_FUNC_core_vset_error_fn *c_vset_error;
 static const OSSL_CORE_HANDLE *g_handle;
 
-void hwc_prov_error(int reason, const char *fmt, ...) {
+static void verror(const char *file, int line, const char *func, int reason, const char *fmt, va_list ap) {
     if (!c_new_error || !c_vset_error) return;
-    if (reason < 0) reason = -reason;
+    c_new_error(g_handle);
+    if (c_set_error_debug) c_set_error_debug(g_handle, file, line, func);
+    c_vset_error(g_handle, reason < 0 ? -reason : reason, fmt, ap);
+}
+
+void hwc_prov_error_at(const char *file, int line, const char *func, int reason, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    c_new_error(g_handle);
-    if (c_set_error_debug) c_set_error_debug(g_handle, __FILE__, __LINE__, "hwcrypt");
-    c_vset_error(g_handle, reason, fmt, ap);
+    verror(file, line, func, reason, fmt, ap);
     va_end(ap);
 }
 
-int hwc_prov_check(int status, const char *what) {
+int hwc_prov_check_at(const char *file, int line, const char *func, int status, const char *what) {
     if (status == HWC_OK) return 1;
-    hwc_prov_error(status, "%s: %s", what, hwc_strerror(status));
+    hwc_prov_error_at(file, line, func, status, "%s: %s", what, hwc_strerror(status));
     return 0;
 }
 

@@ -31,9 +31,12 @@ enum {
 const OSSL_ITEM *hwc_prov_reason_strings(void);
 
 /* Raises an error: reason as above, a negative status maps to -status. */
-void hwc_prov_error(int reason, const char *fmt, ...);
+#define hwc_prov_error(...) hwc_prov_error_at(__FILE__, __LINE__, __func__, __VA_ARGS__)
+void hwc_prov_error_at(const char *file, int line, const char *func, int reason, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* status != HWC_OK: raises it with `what` and returns 0; else returns 1. */
-int hwc_prov_check(int status, const char *what);
+#define hwc_prov_check(status, what) hwc_prov_check_at(__FILE__, __LINE__, __func__, status, what)
+int hwc_prov_check_at(const char *file, int line, const char *func, int status, const char *what);
 
 /* Tables of the algorithms (digest.c, hmac.c, pbkdf2.c, cmac.c, cipher_aes.c,
    cipher_xts.c). */

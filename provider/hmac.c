@@ -1,7 +1,7 @@
 /* MAC "HMAC" (RFC 2104) over STREEBOG-256/512 (RFC 7836 section 4.1.1).
  * Another digest (a user's HMAC-SHA256 where this provider is configured
  * next to the default one) is handed to the HMAC of the other providers
- * (property query "provider!=hwcrypt"), so loading hwcrypt never breaks it. */
+ * (see HWC_PROV_ELSEWHERE_LIBCTX), so loading hwcrypt never breaks it. */
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
@@ -81,7 +81,7 @@ static int set_digest(hmac_ctx *c, const char *name, const OSSL_PARAM params[]) 
     c->key.bits = 0;
     c->bits = (unsigned)size * 8;
     if (size) return 1;
-    EVP_MAC *mac = c->pc->libctx ? EVP_MAC_fetch(c->pc->libctx, "HMAC", "provider!=hwcrypt") : NULL;
+    EVP_MAC *mac = EVP_MAC_fetch(HWC_PROV_ELSEWHERE_LIBCTX, "HMAC", HWC_PROV_ELSEWHERE_PROPS);
     c->other = mac ? EVP_MAC_CTX_new(mac) : NULL;
     EVP_MAC_free(mac);
     if (!c->other || !EVP_MAC_CTX_set_params(c->other, params)) {

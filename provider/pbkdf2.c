@@ -3,7 +3,7 @@
  * from the provider's HMAC. Parameters as OpenSSL's PBKDF2: pass, salt,
  * iter, digest, properties, pkcs5 (0 = SP 800-132 lower bounds). Another
  * digest (OpenSSL's default is SHA1) is derived by the other providers'
- * PBKDF2 (property query "provider!=hwcrypt"). */
+ * PBKDF2 (see HWC_PROV_ELSEWHERE_LIBCTX). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +127,7 @@ static int pbkdf2_256(const pbkdf2_ctx *c, unsigned char *out, size_t len) {
 
 /* Any other digest: the other providers' PBKDF2 with the same parameters. */
 static int derive_elsewhere(const pbkdf2_ctx *c, unsigned char *key, size_t keylen) {
-    EVP_KDF *kdf = c->pc->libctx ? EVP_KDF_fetch(c->pc->libctx, "PBKDF2", "provider!=hwcrypt") : NULL;
+    EVP_KDF *kdf = EVP_KDF_fetch(HWC_PROV_ELSEWHERE_LIBCTX, "PBKDF2", HWC_PROV_ELSEWHERE_PROPS);
     EVP_KDF_CTX *k = kdf ? EVP_KDF_CTX_new(kdf) : NULL;
     EVP_KDF_free(kdf);
     int pkcs5 = c->pkcs5;

@@ -157,7 +157,6 @@ static const OSSL_ITEM *reason_strings(void *provctx) {
 static void teardown(void *provctx) {
     hwc_prov_ctx *pc = provctx;
     if (!pc) return;
-    OSSL_LIB_CTX_free(pc->libctx);
     free(pc);
 }
 
@@ -184,7 +183,6 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
     hwc_prov_ctx *pc = calloc(1, sizeof *pc);
     if (!pc) return 0;
     pc->handle = handle;
-    pc->libctx = OSSL_LIB_CTX_new_child(handle, in);
     fill_tables();
     *out = provider_functions;
     *provctx = pc;

@@ -13,9 +13,14 @@
 /* One per loaded instance of the provider. */
 typedef struct hwc_prov_ctx {
     const OSSL_CORE_HANDLE *handle;
-    OSSL_LIB_CTX *libctx;     /* child of the loading library context: other
-                                 providers' HMAC/PBKDF2 for non-Streebog digests */
 } hwc_prov_ctx;
+
+/* Where HMAC and PBKDF2 over a digest that is not Streebog are handed:
+   the application's default library context, property query
+   "provider!=hwcrypt". (A child library context would follow the loading
+   context exactly, but OpenSSL 3.0 then never tears the provider down.) */
+#define HWC_PROV_ELSEWHERE_LIBCTX NULL
+#define HWC_PROV_ELSEWHERE_PROPS "provider!=hwcrypt"
 
 /* Reasons of the provider's errors in OpenSSL's error queue: 1..9 are the
    library's statuses (-HWC_ERR_*, text from hwc_strerror), the others the

@@ -6,7 +6,8 @@ set -euo pipefail
 want=(build-essential cmake ninja-build pkg-config libcpu-features-dev libcriterion-dev
       libssl-dev libmbedtls-dev nettle-dev libgcrypt20-dev libgmp-dev)
 if [ "${1:-build}" = test ]; then
-  want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap)
+  want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap python3 coreutils
+         libengine-gost-openssl)   # gostprov: the provider tests cross-check Streebog with it
 fi
 missing=()
 for p in "${want[@]}"; do

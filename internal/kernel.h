@@ -85,7 +85,9 @@ const hwc_aes_impl *hwc_active_aes(void);
 const hwc_streebog_impl *hwc_active_streebog(void);
 const hwc_mpi_impl *hwc_active_mpi(void);
 
-/* Kernel tables defined under impl/ (only those compiled in exist). */
+/* The kernel tables are declared by their rows in dispatch/registry.c; only
+   the portable ones, which every build has, are named here for core/ and the
+   tests. */
 extern const hwc_aes_impl hwc_aes_generic;
 extern const hwc_streebog_impl hwc_streebog_generic;
 extern const hwc_mpi_impl hwc_mpi_generic;

@@ -1,5 +1,6 @@
 /* Timing, clock calibration, medians and output for the benchmark. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,10 +104,10 @@ static size_t calibrate_iters(const hwc_bench_opts *o, const char *family, hwc_b
 void hwc_bench_group(const hwc_bench_opts *o, const char *family, const char *op,
                      const char *size_label, double units, hwc_bench_unit unit,
                      hwc_bench_case *cases, size_t ncases) {
-    enum { MAXC = 16, MAXR = 31 };
+    enum { MAXC = 16, MAXR = HWC_BENCH_MAX_ROUNDS };
     size_t iters[MAXC];
     double samples[MAXC][MAXR], med[MAXC];
-    int rounds = o->rounds > MAXR ? MAXR : o->rounds;
+    int rounds = o->rounds;   /* hwc_bench_main keeps it within 1..MAXR */
     if (ncases > MAXC) ncases = MAXC;
     for (size_t c = 0; c < ncases; c++) iters[c] = calibrate_iters(o, family, &cases[c]);
     for (int r = 0; r < rounds; r++) {
@@ -162,7 +163,38 @@ static void usage(FILE *f) {
                "  --quick   short run (default): a few sizes, under 20 s\n"
                "  --full    every size of the issue tables (1-3 minutes)\n"
                "  --veracrypt  only PBKDF2-HMAC-Streebog-512, 192 bytes, 500 000 iterations\n"
-               "            (seconds to derive)\n");
+               "            (seconds to derive)\n"
+               "  --rounds  interleaved rounds per case, 1..%d (default 5, --full 11)\n"
+               "  --batch-ms  milliseconds per timed batch, 0 < MS <= %g (default 2, --full 5)\n",
+            HWC_BENCH_MAX_ROUNDS, HWC_BENCH_MAX_BATCH_MS);
+}
+
+/* A whole decimal integer in [1, max]; anything else (empty, trailing text,
+   out of range) is refused. */
+static int parse_rounds(const char *s, int *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < 1 || v > HWC_BENCH_MAX_ROUNDS) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* A finite number in (0, max]: NaN, infinities, trailing text refused. */
+static int parse_batch_ms(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v) || !(v > 0) || v > HWC_BENCH_MAX_BATCH_MS) return 0;
+    *out = v;
+    return 1;
+}
+
+static int bad_value(const char *opt, const char *val) {
+    fprintf(stderr, "hwcrypt bench: %s '%s' refused: want a whole number of rounds from 1 to %d, "
+                    "or a finite number of milliseconds above 0 and at most %g\n",
+            opt, val, HWC_BENCH_MAX_ROUNDS, HWC_BENCH_MAX_BATCH_MS);
+    return 2;
 }
 
 int hwc_bench_main(int argc, char **argv) {
@@ -174,8 +206,13 @@ int hwc_bench_main(int argc, char **argv) {
         else if (!strcmp(a, "--json")) o.json = 1;
         else if (!strcmp(a, "--veracrypt")) o.veracrypt = 1, o.family = "streebog";
         else if (!strcmp(a, "--family") && i + 1 < argc) o.family = argv[++i];
-        else if (!strcmp(a, "--rounds") && i + 1 < argc) o.rounds = atoi(argv[++i]);
-        else if (!strcmp(a, "--batch-ms") && i + 1 < argc) o.batch_ms = atof(argv[++i]);
+        else if (!strcmp(a, "--rounds") && i + 1 < argc) {
+            if (!parse_rounds(argv[++i], &o.rounds))
+                return bad_value(a, argv[i]);
+        } else if (!strcmp(a, "--batch-ms") && i + 1 < argc) {
+            if (!parse_batch_ms(argv[++i], &o.batch_ms))
+                return bad_value(a, argv[i]);
+        }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
         else { fprintf(stderr, "hwcrypt bench: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
@@ -184,8 +221,8 @@ int hwc_bench_main(int argc, char **argv) {
         fprintf(stderr, "hwcrypt bench: unknown family '%s' (aes, gcm = AES-GCM only, streebog, mpi)\n", o.family);
         return 2;
     }
-    if (o.rounds <= 0) o.rounds = o.quick ? 5 : 11;
-    if (o.batch_ms <= 0) o.batch_ms = o.quick ? 2.0 : 5.0;
+    if (o.rounds == 0) o.rounds = o.quick ? 5 : 11;
+    if (o.batch_ms == 0) o.batch_ms = o.quick ? 2.0 : 5.0;
     hwc_init();
     hwc_bench_header(&o);
     if (!o.family || !strcmp(o.family, "aes")) hwc_bench_aes(&o);

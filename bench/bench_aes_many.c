@@ -187,6 +187,22 @@ static void ossl_run(void *arg, size_t iters) {
 }
 #endif
 
+/* The peers found at configure time. */
+typedef struct {
+    int who;
+    const char *name;
+    int (*setup)(mcase *c);
+    void (*run)(void *arg, size_t iters);
+} peer_def;
+static const peer_def peer_defs[] = {
+#ifdef HWC_BENCH_HAVE_IPSECMB
+    {B_IPSECMB, "ipsec-mb " IMB_VERSION_STR, imb_setup, imb_run},
+#endif
+#ifdef HWC_BENCH_HAVE_OPENSSL
+    {B_OPENSSL, "openssl " HWC_BENCH_OPENSSL_VERSION, ossl_setup, ossl_run},
+#endif
+    {-1, NULL, NULL, NULL}};
+
 static void mcase_free(mcase *c) {
 #ifdef HWC_BENCH_HAVE_IPSECMB
     if (c->who == B_IPSECMB && c->mgr) free_mb_mgr(c->mgr);
@@ -208,8 +224,10 @@ static void run_group(const hwc_bench_opts *o, int what, size_t len) {
     static char labels[2 * MAXK][40];
     size_t n = 0;
     const size_t nmsg = what == W_XTS ? NSECT : NMSG;
-    for (size_t i = 0; i < 2 * nk + 2; i++) {
-        const int who = i < 2 * nk ? (int)(i % 2) : i == 2 * nk ? B_IPSECMB : B_OPENSSL;
+    const size_t npeers = sizeof peer_defs / sizeof peer_defs[0] - 1;
+    for (size_t i = 0; i < 2 * nk + npeers; i++) {
+        const peer_def *pd = i < 2 * nk ? NULL : &peer_defs[i - 2 * nk];
+        const int who = pd ? pd->who : (int)(i % 2);
         const char *kernel = i < 2 * nk ? ks[i / 2].name : NULL;
         if (kernel && !ks[i / 2].usable) continue;
         if ((who == B_IPSECMB && what == W_XTS) || (who == B_OPENSSL && what != W_XTS)) continue;
@@ -239,20 +257,11 @@ static void run_group(const hwc_bench_opts *o, int what, size_t len) {
                 impl = labels[i];
             }
         }
-#ifdef HWC_BENCH_HAVE_IPSECMB
-        if (who == B_IPSECMB) {
-            impl = "ipsec-mb " IMB_VERSION_STR;
-            ok = imb_setup(c);
-            run = imb_run;
+        if (pd) {
+            impl = pd->name;
+            ok = pd->setup(c);
+            run = pd->run;
         }
-#endif
-#ifdef HWC_BENCH_HAVE_OPENSSL
-        if (who == B_OPENSSL) {
-            impl = "openssl " HWC_BENCH_OPENSSL_VERSION;
-            ok = ossl_setup(c);
-            run = ossl_run;
-        }
-#endif
         if (ok != 0) {
             if (impl) fprintf(stderr, "bench aes: %s: %s setup failed, skipped\n", impl, op_names[what]);
             mcase_free(c);

@@ -144,13 +144,19 @@ static void check_many(const char *kernel, void *argp) {
             }
 }
 
-Test(batch_aes, many_equal_single_calls) {
+/* fn on every usable aes kernel with a pool of seeded pseudo-random bytes */
+static void on_each_kernel(hwc_kernel_fn fn) {
     batch_arg a = {hwc_test_seed(), malloc(POOL)};
+    cr_assert(a.pool != NULL);
     hwc_rng r;
     hwc_rng_init(&r, a.seed);
     hwc_rng_fill(&r, a.pool, POOL);
-    hwc_test_each_kernel("aes", check_many, &a);
+    hwc_test_each_kernel("aes", fn, &a);
     free(a.pool);
+}
+
+Test(batch_aes, many_equal_single_calls) {
+    on_each_kernel(check_many);
 }
 
 /* ---- known answers ------------------------------------------------------------------ */
@@ -278,12 +284,7 @@ static void check_sectors(const char *kernel, void *argp) {
 }
 
 Test(batch_aes, sectors_equal_per_unit_calls) {
-    batch_arg a = {hwc_test_seed(), malloc(POOL)};
-    hwc_rng r;
-    hwc_rng_init(&r, a.seed);
-    hwc_rng_fill(&r, a.pool, POOL);
-    hwc_test_each_kernel("aes", check_sectors, &a);
-    free(a.pool);
+    on_each_kernel(check_sectors);
 }
 
 /* ---- errors: nothing written ---------------------------------------------------------- */

@@ -12,9 +12,8 @@
  * shifted by one. Three products per 128-bit multiplication (Karatsuba), then
  * the reduction modulo x^128 + x^7 + x^2 + x + 1 with shifts. No branch and
  * no memory index depends on the key or the data. */
-#include <string.h>
+#include "internal/bytes.h"
 #include "internal/ghash_portable.h"
-#include "internal/wipe.h"
 
 #define M0 0x1111111111111111ull
 #define M1 0x2222222222222222ull
@@ -27,17 +26,6 @@ typedef uint64_t u64_alias __attribute__((may_alias));
    and their sum for the middle Karatsuba product) and for their bit
    reversals, the four masked parts. */
 enum { HK_LO = 0, HK_HI = 4, HK_MID = 8, HK_REV = 12, HK_WORDS = 24 };
-
-static inline uint64_t load_be64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-
-static inline void store_be64(uint8_t *p, uint64_t v) {
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
-}
 
 static inline uint64_t rev64(uint64_t x) {
     x = ((x & 0x5555555555555555ull) << 1) | ((x >> 1) & 0x5555555555555555ull);
@@ -65,7 +53,7 @@ static inline uint64_t clmul_lo(uint64_t x, const u64_alias *y) {
 
 void hwc_ghash_portable_init(unsigned char *htab, const uint8_t h[16]) {
     u64_alias *t = (u64_alias *)htab;
-    uint64_t h1 = load_be64(h), h0 = load_be64(h + 8);
+    uint64_t h1 = hwc_load_be64(h), h0 = hwc_load_be64(h + 8);
     split4(t + HK_LO, h0);
     split4(t + HK_HI, h1);
     split4(t + HK_MID, h0 ^ h1);
@@ -77,9 +65,9 @@ void hwc_ghash_portable_init(unsigned char *htab, const uint8_t h[16]) {
 /* x = (x ^ block) * H per block; x kept in two words between blocks. */
 void hwc_ghash_portable(const unsigned char *htab, uint8_t x[16], const uint8_t *in, size_t blocks) {
     const u64_alias *t = (const u64_alias *)htab;
-    uint64_t x1 = load_be64(x), x0 = load_be64(x + 8);
+    uint64_t x1 = hwc_load_be64(x), x0 = hwc_load_be64(x + 8);
     for (size_t b = 0; b < blocks; b++, in += 16) {
-        uint64_t y1 = x1 ^ load_be64(in), y0 = x0 ^ load_be64(in + 8), y2 = y0 ^ y1;
+        uint64_t y1 = x1 ^ hwc_load_be64(in), y0 = x0 ^ hwc_load_be64(in + 8), y2 = y0 ^ y1;
         uint64_t r1 = rev64(y1), r0 = rev64(y0), r2 = r0 ^ r1;
         /* 128-bit products lo*lo, hi*hi, mid*mid (Karatsuba) */
         uint64_t z0l = clmul_lo(y0, t + HK_LO), z2l = clmul_lo(y1, t + HK_HI);
@@ -104,6 +92,6 @@ void hwc_ghash_portable(const unsigned char *htab, uint8_t x[16], const uint8_t 
         x1 = w0;
         x0 = w1;
     }
-    store_be64(x, x1);
-    store_be64(x + 8, x0);
+    hwc_store_be64(x, x1);
+    hwc_store_be64(x + 8, x0);
 }

@@ -10,12 +10,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Limits of the options: hwc_bench_main refuses values outside them. */
+#define HWC_BENCH_MAX_ROUNDS 31        /* samples kept per case */
+#define HWC_BENCH_MAX_BATCH_MS 10000.0 /* one timed batch */
+
 typedef struct hwc_bench_opts {
     int quick;            /* short run (README's first command): fewer sizes and rounds */
     int json;             /* rows as JSON on stdout instead of a table */
     const char *family;   /* NULL = all; "aes" (with GCM), "gcm" (GCM only), "streebog", "mpi" */
-    int rounds;           /* interleaved repetitions per case; median is reported */
-    double batch_ms;      /* target time of one timed batch */
+    int rounds;           /* interleaved repetitions per case (1..HWC_BENCH_MAX_ROUNDS);
+                             median is reported */
+    double batch_ms;      /* target time of one timed batch (0 < ms <= HWC_BENCH_MAX_BATCH_MS) */
+    int veracrypt;        /* streebog: only the VeraCrypt PBKDF2 profile */
 } hwc_bench_opts;
 
 /* One thing to time: run(arg, iters) performs `iters` operations. */

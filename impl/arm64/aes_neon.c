@@ -13,12 +13,11 @@
  *
  * Each AESE/AESMC (AESD/AESIMC) pair is one asm statement on one register, so
  * the two instructions stay adjacent and cores that fuse them do. Parallel
- * modes interleave 8 or 4 independent blocks; the width is chosen at setkey
- * from the CPU model (MIDR_EL1, see neon_width()) and stored in the schedule. */
+ * modes interleave 8 or 4 independent blocks: two tables, hwc_aes_neon and
+ * hwc_aes_neon_narrow, differ only in the width their setkey stores in the
+ * schedule; dispatch/ picks one per CPU model (dispatch/cpu.c). */
 #include <arm_neon.h>
-#include <stdatomic.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include "internal/bytes.h"
 #include "internal/wipe.h"
 #include "internal/kernel.h"
@@ -61,33 +60,6 @@
 /* b = IMC(ISR(ISB(b ^ k))) */
 #define AESD_IMC(b, k) __asm__("aesd %0.16b, %1.16b\n\taesimc %0.16b, %0.16b" : "+w"(b) : "w"(k))
 
-/* ---- interleave width -------------------------------------------------------- */
-/* 4 blocks in flight cover AES latency x issue width on the small/older cores
-   (Cortex-A35/A53/A55 in order; A57/A72/A73 one AES pipe, 3-cycle latency);
-   wider cores (Neoverse N1/V1/N2, Cortex-A76 and later, Apple, unknown future
-   parts) get 8. MIDR_EL1 is readable at EL0 when Linux sets HWCAP_CPUID (the
-   kernel emulates the MRS); without it we assume a wide core. */
-#define HWCAP_CPUID_BIT (1ul << 11)
-
-static int neon_width(void) {
-    static _Atomic int cached;   /* 0 = not yet known; same value on every race */
-    int w = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (w) return w;
-    w = 8;
-    if (getauxval(AT_HWCAP) & HWCAP_CPUID_BIT) {
-        uint64_t midr;
-        __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
-        const unsigned implementer = (unsigned)(midr >> 24) & 0xff;
-        const unsigned part = (unsigned)(midr >> 4) & 0xfff;
-        static const unsigned narrow[] = {0xd03, 0xd04, 0xd05, 0xd07, 0xd08, 0xd09};
-        if (implementer == 0x41)   /* Arm Ltd */
-            for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
-                if (part == narrow[i]) w = 4;
-    }
-    atomic_store_explicit(&cached, w, memory_order_relaxed);
-    return w;
-}
-
 /* ---- key schedule (FIPS-197 5.2, 5.3.5) -------------------------------------- */
 /* SubWord through AESE with a zero key: with the word in all four columns,
    ShiftRows only moves equal bytes, so lane 0 is S-box(each byte). */
@@ -97,7 +69,7 @@ static uint32_t sub_word(uint32_t w) {
     return vgetq_lane_u32(vreinterpretq_u32_u8(v), 0);
 }
 
-static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len, unsigned width) {
     const unsigned nk = (unsigned)key_len / 4, nr = nk + 6, total = 4 * (nr + 1);
     uint32_t w[60];              /* words little-endian: byte 0 in bits 0..7 */
     memcpy(w, key, key_len);
@@ -120,8 +92,16 @@ static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
     for (unsigned i = 1; i < nr; i++)
         vst1q_u8(dk + 16 * i, vaesimcq_u8(vld1q_u8(k->sched + 16 * (nr - i))));
     vst1q_u8(dk + 16 * nr, vld1q_u8(k->sched));
-    k->sched[SCHED_WIDTH] = (unsigned char)neon_width();
+    k->sched[SCHED_WIDTH] = (unsigned char)width;
     hwc_wipe_inline(w, sizeof w);
+}
+
+static void neon_setkey_wide(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+    neon_setkey(k, key, key_len, 8);
+}
+
+static void neon_setkey_narrow(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+    neon_setkey(k, key, key_len, 4);
 }
 
 /* ---- the cipher on w blocks in parallel ---------------------------------------- */
@@ -517,18 +497,21 @@ static void neon_gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, ui
 #undef CALL
 }
 
-const hwc_aes_impl hwc_aes_neon = {
-    .setkey = neon_setkey,
-    .ecb_encrypt = neon_ecb_encrypt,
-    .ecb_decrypt = neon_ecb_decrypt,
-    .cbc_encrypt = neon_cbc_encrypt,
-    .cbc_decrypt = neon_cbc_decrypt,
-    .ctr = neon_ctr,
-    .xts_encrypt = neon_xts_encrypt,
-    .xts_decrypt = neon_xts_decrypt,
-    .cmac_chain = neon_cmac_chain,
-    .ghash_init = neon_ghash_init,
-    .ghash = neon_ghash,
-    .gcm_encrypt = neon_gcm_encrypt,
-    .gcm_decrypt = neon_gcm_decrypt,
-};
+#define NEON_TABLE(setkey_fn)             \
+    {                                     \
+        .setkey = setkey_fn,              \
+        .ecb_encrypt = neon_ecb_encrypt,  \
+        .ecb_decrypt = neon_ecb_decrypt,  \
+        .cbc_encrypt = neon_cbc_encrypt,  \
+        .cbc_decrypt = neon_cbc_decrypt,  \
+        .ctr = neon_ctr,                  \
+        .xts_encrypt = neon_xts_encrypt,  \
+        .xts_decrypt = neon_xts_decrypt,  \
+        .cmac_chain = neon_cmac_chain,    \
+        .ghash_init = neon_ghash_init,    \
+        .ghash = neon_ghash,              \
+        .gcm_encrypt = neon_gcm_encrypt,  \
+        .gcm_decrypt = neon_gcm_decrypt,  \
+    }
+const hwc_aes_impl hwc_aes_neon = NEON_TABLE(neon_setkey_wide);
+const hwc_aes_impl hwc_aes_neon_narrow = NEON_TABLE(neon_setkey_narrow);

@@ -35,42 +35,61 @@
 
 const char *const hwc_family_names[HWC_NFAM + 1] = {"aes", "streebog", "mpi", NULL};
 
-const hwc_registry_entry hwc_registry[] = {
-    /* ---- aes ---- */
-    /* VAES + VPCLMULQDQ on zmm, 32 registers. */
-    {HWC_FAM_AES, "avx512", VAES_YMM_NEEDS | HWC_F_VPCLMUL | AVX512_BASE | HWC_F_AVX512DQ, 300,
-     HWC_KF_ZMM, HWC_TABLE(AES_AVX512, hwc_aes_avx512), 0, NULL},
-    /* VAES on ymm: Zen 3, Alder Lake; also preferred where zmm slows the core. */
-    {HWC_FAM_AES, "vaes-avx2", VAES_YMM_NEEDS, 200, 0, HWC_TABLE(AES_VAES_AVX2, hwc_aes_vaes_avx2),
-     0, NULL},
-    {HWC_FAM_AES, "aesni", AES_NI_NEEDS, 100, 0, HWC_TABLE(AES_AESNI, hwc_aes_aesni), 0, NULL},
-    /* ARMv8 Crypto Extensions; 8 blocks in flight, 4 on in-order and
-       single-AES-pipe cores (dispatch/cpu.c: HWC_T_NARROW_AES). */
-    {HWC_FAM_AES, "neon", NEON_AES_NEEDS, 100, 0, HWC_TABLE(AES_NEON, hwc_aes_neon),
-     HWC_T_NARROW_AES, HWC_TABLE(AES_NEON, hwc_aes_neon_narrow)},
-    /* Bitsliced, constant time, any CPU. */
-    {HWC_FAM_AES, "generic", 0, 0, 0, &hwc_aes_generic, 0, NULL},
+/* The rows. KERNEL(family, "name", table, BUILT, needs, priority, flags,
+   variant needs, variant table, VARIANT_BUILT): table is the kernel's table
+   (type hwc_<family>_impl) and BUILT the NAME of its HWC_HAVE_NAME build
+   macro; the variant columns are 0, the table again and NEVER when the kernel
+   has no variant. This list also declares every table. */
+#define HWC_HAVE_ALWAYS 1
+#define HWC_KERNEL_ROWS(KERNEL)                                                                   \
+    /* ---- aes ---- */                                                                           \
+    /* VAES + VPCLMULQDQ on zmm, 32 registers. */                                                 \
+    KERNEL(aes, "avx512", hwc_aes_avx512, AES_AVX512,                                              \
+           VAES_YMM_NEEDS | HWC_F_VPCLMUL | AVX512_BASE | HWC_F_AVX512DQ, 300, HWC_KF_ZMM,          \
+           0, hwc_aes_avx512, NEVER)                                                              \
+    /* VAES on ymm: Zen 3, Alder Lake; also preferred where zmm slows the core. */               \
+    KERNEL(aes, "vaes-avx2", hwc_aes_vaes_avx2, AES_VAES_AVX2, VAES_YMM_NEEDS, 200, 0,             \
+           0, hwc_aes_vaes_avx2, NEVER)                                                           \
+    KERNEL(aes, "aesni", hwc_aes_aesni, AES_AESNI, AES_NI_NEEDS, 100, 0, 0, hwc_aes_aesni, NEVER)   \
+    /* ARMv8 Crypto Extensions; 8 blocks in flight, 4 on in-order and single-AES-pipe cores. */   \
+    KERNEL(aes, "neon", hwc_aes_neon, AES_NEON, NEON_AES_NEEDS, 100, 0,                            \
+           HWC_T_NARROW_AES, hwc_aes_neon_narrow, AES_NEON)                                       \
+    /* Bitsliced, constant time, any CPU. */                                                      \
+    KERNEL(aes, "generic", hwc_aes_generic, ALWAYS, 0, 0, 0, 0, hwc_aes_generic, NEVER)            \
+    /* ---- streebog ---- */                                                                      \
+    /* Table-free, constant time: vpermi2b S-box, GF2P8AFFINEQB for L. */                         \
+    KERNEL(streebog, "avx512", hwc_streebog_avx512, STREEBOG_AVX512,                               \
+           AVX512_BASE | HWC_F_AVX512VBMI | HWC_F_GFNI, 300, 0, 0, hwc_streebog_avx512, NEVER)    \
+    /* AArch64 assembly, key and state LPS interleaved over the shared tables. */                 \
+    KERNEL(streebog, "arm64-ilps", hwc_streebog_arm64_ilps, STREEBOG_ARM64_ILPS, 0, 100, 0,        \
+           0, hwc_streebog_arm64_ilps, NEVER)                                                     \
+    /* Named by the API for a NEON Streebog, which is not written: never built. */               \
+    KERNEL(streebog, "neon", hwc_streebog_neon, NEVER, NEON_AES_NEEDS, 100, 0,                     \
+           0, hwc_streebog_neon, NEVER)                                                           \
+    /* Fused 8 x 256 x 64-bit tables: fast, NOT constant time (secret-indexed loads). */          \
+    KERNEL(streebog, "generic", hwc_streebog_generic, ALWAYS, 0, 0, 0, 0, hwc_streebog_generic,    \
+           NEVER)                                                                                 \
+    /* ---- mpi ---- */                                                                           \
+    /* Radix-2^52 Montgomery with VPMADD52LUQ/HUQ; muladd from adx. */                            \
+    KERNEL(mpi, "avx512", hwc_mpi_avx512, MPI_AVX512,                                              \
+           HWC_F_AVX512F | HWC_F_AVX512VL | HWC_F_AVX512IFMA | HWC_F_BMI2 | HWC_F_ADX, 200, 0,      \
+           0, hwc_mpi_avx512, NEVER)                                                              \
+    KERNEL(mpi, "adx", hwc_mpi_adx, MPI_ADX, HWC_F_BMI2 | HWC_F_ADX, 100, 0, 0, hwc_mpi_adx, NEVER) \
+    KERNEL(mpi, "armv8-asm", hwc_mpi_armv8_asm, MPI_ARMV8_ASM, 0, 100, 0, 0, hwc_mpi_armv8_asm,    \
+           NEVER)                                                                                 \
+    KERNEL(mpi, "generic", hwc_mpi_generic, ALWAYS, 0, 0, 0, 0, hwc_mpi_generic, NEVER)
 
-    /* ---- streebog ---- */
-    /* Table-free, constant time: vpermi2b S-box, GF2P8AFFINEQB for L. */
-    {HWC_FAM_STREEBOG, "avx512", AVX512_BASE | HWC_F_AVX512VBMI | HWC_F_GFNI, 300, 0,
-     HWC_TABLE(STREEBOG_AVX512, hwc_streebog_avx512), 0, NULL},
-    /* AArch64 assembly, key and state LPS interleaved over the shared tables. */
-    {HWC_FAM_STREEBOG, "arm64-ilps", 0, 100, 0, HWC_TABLE(STREEBOG_ARM64_ILPS, hwc_streebog_arm64_ilps),
-     0, NULL},
-    /* A NEON Streebog is named by the API but not written: never built. */
-    {HWC_FAM_STREEBOG, "neon", NEON_AES_NEEDS, 100, 0, NULL, 0, NULL},
-    /* Fused 8 x 256 x 64-bit tables: fast, NOT constant time (secret-indexed loads). */
-    {HWC_FAM_STREEBOG, "generic", 0, 0, 0, &hwc_streebog_generic, 0, NULL},
+#define HWC_FAMILY_aes HWC_FAM_AES
+#define HWC_FAMILY_streebog HWC_FAM_STREEBOG
+#define HWC_FAMILY_mpi HWC_FAM_MPI
 
-    /* ---- mpi ---- */
-    /* Radix-2^52 Montgomery with VPMADD52LUQ/HUQ; muladd from adx. */
-    {HWC_FAM_MPI, "avx512", HWC_F_AVX512F | HWC_F_AVX512VL | HWC_F_AVX512IFMA | HWC_F_BMI2 | HWC_F_ADX,
-     200, 0, HWC_TABLE(MPI_AVX512, hwc_mpi_avx512), 0, NULL},
-    {HWC_FAM_MPI, "adx", HWC_F_BMI2 | HWC_F_ADX, 100, 0, HWC_TABLE(MPI_ADX, hwc_mpi_adx), 0, NULL},
-    {HWC_FAM_MPI, "armv8-asm", 0, 100, 0, HWC_TABLE(MPI_ARMV8_ASM, hwc_mpi_armv8_asm), 0, NULL},
-    {HWC_FAM_MPI, "generic", 0, 0, 0, &hwc_mpi_generic, 0, NULL},
-};
+#define DECLARE(fam, name, table, built, needs, prio, flags, vneeds, vtable, vbuilt) \
+    extern const hwc_##fam##_impl table, vtable;
+HWC_KERNEL_ROWS(DECLARE)
+
+#define ROW(fam, name, table, built, needs, prio, flags, vneeds, vtable, vbuilt)                    \
+    {HWC_FAMILY_##fam, name, needs, prio, flags, HWC_TABLE(built, table), vneeds, HWC_TABLE(vbuilt, vtable)},
+const hwc_registry_entry hwc_registry[] = {HWC_KERNEL_ROWS(ROW)};
 const size_t hwc_registry_len = sizeof hwc_registry / sizeof hwc_registry[0];
 
 int hwc_family_index(const char *family) {

@@ -20,6 +20,9 @@ typedef struct hwc_aes_impl {
     void (*setkey)(hwc_aes_key *k, const uint8_t *key, size_t key_len);
     void (*ecb_encrypt)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
     void (*ecb_decrypt)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
+    /* setkey and ecb_* are required. Every mode slot below may be NULL:
+       core/ then builds that mode from ecb_* (core/aes_from_ecb.c), so a new
+       kernel can start with setkey + ECB only. */
     /* CBC over whole blocks; iv[] is updated to the last ciphertext block. */
     void (*cbc_encrypt)(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks);
     void (*cbc_decrypt)(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks);
@@ -85,6 +88,46 @@ typedef struct hwc_streebog_impl {
 } hwc_streebog_impl;
 
 /* ---- mpi ------------------------------------------------------------------- */
+struct hwc_mpi_impl;
+
+#define HWC_MPI_MAX_LANES 8
+
+/* Odd moduli (one, or one per lane of a lane-sliced kernel) in a kernel's
+   own Montgomery representation (its "domain", e.g. radix 2^52 digits):
+   core/mpi.c runs the exponentiation ladder, the kernel supplies the
+   arithmetic. A domain value holds `lanes` numbers in `words` 64-bit words;
+   R = 2^rbits must exceed 4m for every lane's m. core/ fills the first
+   block, the kernel's domain() the second. */
+typedef struct hwc_mpi_mont hwc_mpi_mont;
+struct hwc_mpi_mont {
+    size_t lanes;                          /* 1, or the kernel's lane count */
+    size_t n;                              /* limbs of every modulus */
+    const hwc_limb *m[HWC_MPI_MAX_LANES];  /* the moduli, radix 2^64 */
+    hwc_limb minv[HWC_MPI_MAX_LANES];      /* -m^-1 mod 2^64, per lane */
+    const uint64_t *md;                    /* the moduli in the domain (via to) */
+    hwc_limb *scratch;                     /* 2n+2 limbs, or scratch_words if more */
+    const struct hwc_mpi_impl *impl;
+
+    size_t words, rbits;
+    size_t scratch_words;                  /* scratch mul/sqr need (0: 2n+2) */
+    size_t aux;                            /* the kernel's own parameter */
+    /* lane `lane` of d = x (n limbs, x < 2^(64n)); not a Montgomery
+       conversion. */
+    void (*to)(uint64_t *d, const hwc_limb *x, size_t lane, const hwc_mpi_mont *c);
+    /* x (n limbs) = lane `lane` of d, for values below 2^(64n). */
+    void (*from)(hwc_limb *x, const uint64_t *d, size_t lane, const hwc_mpi_mont *c);
+    /* r = a*b/R mod m in every lane, "almost": inputs < 2m give an output
+       < 2m, and any input times to(1) gives an output <= m. r may alias a
+       or b. */
+    void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c);
+    void (*sqr)(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c);
+    /* lane l of out = lane l of table[idx[l]] (entries of `words` words),
+       reading every entry with masks, constant time in idx. NULL (lanes 1
+       only): core/'s portable masked read. */
+    void (*select)(uint64_t *out, const uint64_t *table, size_t entries, const size_t *idx,
+                   const hwc_mpi_mont *c);
+};
+
 typedef struct hwc_mpi_impl {
     /* d[0..n) += s[0..n) * b, returns carry limb; n >= 1 */
     hwc_limb (*muladd)(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
@@ -93,12 +136,14 @@ typedef struct hwc_mpi_impl {
        r may alias a or b. NULL: core/ builds it from muladd. */
     void (*montmul)(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
                     size_t n, hwc_limb minv, hwc_limb *scratch);
-    /* Whole exponentiation for kernels with their own number representation
-       (e.g. radix 2^52). Arguments already checked. Returns 0 when done, or
-       nonzero when this size is not covered (core/ then uses montmul).
-       NULL: not provided. */
-    int (*modexp)(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, size_t exp_n,
-                  const hwc_limb *mod, size_t n);
+    /* For kernels with their own number representation: fill the second
+       block of *c for c->lanes moduli of c->n limbs (first block set, md
+       and scratch not yet). Returns 0, or nonzero when this size or lane
+       count is not covered (core/ then works in radix 2^64 with montmul,
+       lane after lane). NULL: none. */
+    int (*domain)(hwc_mpi_mont *c);
+    /* The lane count domain() takes besides 1 (0: single numbers only). */
+    size_t lanes;
 } hwc_mpi_impl;
 
 /* ---- what dispatch/ gives core/ ------------------------------------------- */
@@ -106,22 +151,11 @@ const hwc_aes_impl *hwc_active_aes(void);
 const hwc_streebog_impl *hwc_active_streebog(void);
 const hwc_mpi_impl *hwc_active_mpi(void);
 
-/* ---- every kernel table (dispatch/registry.c lists them) ------------------
-   Only the tables of kernels this build compiles are defined; the registry
-   names the others without referring to them. */
-extern const hwc_aes_impl hwc_aes_generic;       /* impl/generic/aes_generic.c */
-extern const hwc_aes_impl hwc_aes_aesni;         /* impl/x86/aes_aesni.c */
-extern const hwc_aes_impl hwc_aes_vaes_avx2;     /* impl/x86/aes_vaes_avx2.c */
-extern const hwc_aes_impl hwc_aes_vaes_avx2_clmul; /* impl/x86/aes_vaes_avx2_clmul.c */
-extern const hwc_aes_impl hwc_aes_avx512;        /* impl/x86/aes_avx512.c */
-extern const hwc_aes_impl hwc_aes_neon;          /* impl/arm64/aes_neon.c: 8 blocks in flight */
-extern const hwc_aes_impl hwc_aes_neon_narrow;   /* impl/arm64/aes_neon.c: 4 blocks in flight */
-extern const hwc_streebog_impl hwc_streebog_generic;     /* impl/generic/streebog_generic.c */
-extern const hwc_streebog_impl hwc_streebog_avx512;      /* impl/x86/streebog_avx512.c */
-extern const hwc_streebog_impl hwc_streebog_arm64_ilps;  /* impl/arm64/streebog_arm64_ilps.c */
-extern const hwc_mpi_impl hwc_mpi_generic;       /* impl/generic/mpi_generic.c */
-extern const hwc_mpi_impl hwc_mpi_adx;           /* impl/x86/mpi_adx.c */
-extern const hwc_mpi_impl hwc_mpi_avx512;        /* impl/x86/mpi_avx512.c */
-extern const hwc_mpi_impl hwc_mpi_armv8_asm;     /* impl/arm64/mpi_armv8.c */
+/* The kernel tables are declared by their rows in dispatch/registry.c; only
+   the portable ones, which every build has, are named here for core/ and the
+   tests. */
+extern const hwc_aes_impl hwc_aes_generic;
+extern const hwc_streebog_impl hwc_streebog_generic;
+extern const hwc_mpi_impl hwc_mpi_generic;
 
 #endif

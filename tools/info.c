@@ -6,7 +6,6 @@
 #include "dispatch/state.h"
 #include "cli.h"
 
-
 /* Features a kernel needs that this CPU/OS lacks, as names. */
 static void missing_features(const hwc_dispatch_state *st, const char *family, const char *name,
                              char *buf, size_t size) {
@@ -18,12 +17,46 @@ static void missing_features(const hwc_dispatch_state *st, const char *family, c
     }
 }
 
-static void json_str(const char *s) {
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no
+   surrogates, nothing above U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *s) {
+    size_t n;
+    unsigned lo = 0x80, hi = 0xbf;
+    if (s[0] < 0x80) return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+        if (s[0] == 0xe0) lo = 0xa0;
+        if (s[0] == 0xed) hi = 0x9f;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+        if (s[0] == 0xf0) lo = 0x90;
+        if (s[0] == 0xf4) hi = 0x8f;
+    } else return 0;
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf) return 0;
+    return n;
+}
+
+/* A JSON string (RFC 8259) of any bytes: valid UTF-8 is kept, control
+   characters are \u escapes, each byte of an invalid sequence is U+FFFD. */
+static void json_str(const char *str) {
+    const unsigned char *s = (const unsigned char *)(str ? str : "");
     putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') putchar('\\');
-        if ((unsigned char)*s < 0x20) printf("\\u%04x", *s);
-        else putchar(*s);
+    while (*s) {
+        size_t n = utf8_len(s);
+        if (n == 0) {
+            fputs("\\ufffd", stdout);
+            s++;
+        } else if (*s == '"' || *s == '\\') {
+            printf("\\%c", *s++);
+        } else if (*s < 0x20 || *s == 0x7f) {
+            printf("\\u%04x", *s++);
+        } else {
+            fwrite(s, 1, n, stdout);
+            s += n;
+        }
     }
     putchar('"');
 }
@@ -106,5 +139,9 @@ int hwc_cmd_info(int argc, char **argv) {
         if (json) printf("]}");
     }
     if (json) printf("}}\n");
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "hwcrypt: write error\n");
+        return 1;
+    }
     return 0;
 }

@@ -9,7 +9,7 @@
 #include "hwcrypt/streebog.h"
 #include "internal/streebog_constants.h"
 #include "internal/wipe.h"
-#include "streebog_internal.h"
+#include "core/streebog_internal.h"
 
 #define HMAC_LIVE 0x484d41432d534221ull   /* "HMAC-SB!" */
 

@@ -10,7 +10,7 @@
 #include "hwcrypt/batch.h"
 #include "internal/streebog_constants.h"
 #include "internal/wipe.h"
-#include "streebog_internal.h"
+#include "core/streebog_internal.h"
 
 size_t hwc_sb_lane_width(const hwc_streebog_impl *k) {
     size_t w = HWC_SB_MAX_LANES;

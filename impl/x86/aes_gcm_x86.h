@@ -83,7 +83,7 @@ typedef __m256i GV;
 #elif HWC_GCM_W == 512
 typedef __m512i GV;
 #define GL 4
-#define GNV 4
+#define GNV 8
 #define G_LD(p) _mm512_loadu_si512((const void *)(p))
 #define G_ST(p, v) _mm512_storeu_si512((void *)(p), v)
 #define G_BC(x) _mm512_broadcast_i32x4(x)
@@ -300,7 +300,6 @@ HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *
     GV lo = G_ZERO(), hi = lo, mid = lo;
     if (gsrc) {
         G_UNROLL for (int i = 0; i < GNV; i++) d[i] = G_SHUF8(G_LD(gsrc + 16 * GL * i), bswv);
-        d[0] = G_XOR(d[0], G_LANE0(*x));
     } else {
         G_UNROLL for (int i = 0; i < GNV; i++) d[i] = lo;
     }
@@ -310,8 +309,14 @@ HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *
     }
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], K->k[r]);
-        if (gsrc && r <= GNV)
-            gh_acc(d[r - 1], G_LD(pw + 16 * GL * (r - 1)), G_LD(kt + 16 * GL * (r - 1)), &lo, &hi, &mid);
+        /* the first vector, which takes the accumulator, last: the chain
+           from one iteration's x to the next is then one product, one
+           reduction and the lane sum */
+        const unsigned v = r % GNV;
+        if (gsrc && r <= GNV) {
+            if (v == 0) d[0] = G_XOR(d[0], G_LANE0(*x));
+            gh_acc(d[v], G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v), &lo, &hi, &mid);
+        }
     }
     if (gsrc) *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
     G_UNROLL for (int i = 0; i < GNV; i++)

@@ -217,12 +217,10 @@ HWC_X86_INLINE __m128i gh_group(const unsigned char *htab, __m128i x, const uint
     if (n >= GL) {
         const GV bswv = G_BC(bsw);
         GV lo = G_ZERO(), hi = lo, mid = lo;
-        GV d = G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x));
-        gh_acc(d, G_LD(pw), G_LD(kt), &lo, &hi, &mid);
-        for (i = GL; i + GL <= n; i += GL) {
-            d = G_SHUF8(G_LD(in + 16 * i), bswv);
-            gh_acc(d, G_LD(pw + 16 * i), G_LD(kt + 16 * i), &lo, &hi, &mid);
-        }
+        for (i = GL; i + GL <= n; i += GL)
+            gh_acc(G_SHUF8(G_LD(in + 16 * i), bswv), G_LD(pw + 16 * i), G_LD(kt + 16 * i), &lo, &hi, &mid);
+        /* the block that takes x last: a short chain from x to the result */
+        gh_acc(G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x)), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
         r = gh_lanes_xor(gh_reduce(lo, hi, mid));
         x = _mm_setzero_si128();
     }
@@ -288,37 +286,79 @@ HWC_X86_INLINE void gcm_ctr_tail(const gcm_keys *K, __m128i *c, uint8_t *out, co
     *c = c1;
 }
 
+/* Scheduling fence: the compiler must have the listed vectors in registers
+   here and may not move their computation across it. It keeps one GHASH
+   product per AES round (in program order; the core overlaps them) instead
+   of all products first with their sums spilled to the stack. */
+#if HWC_GCM_W == 512
+#define G_FENCE(a, v, lo, hi, mid) \
+    __asm__("" : "+v"(a[0]), "+v"(a[1]), "+v"(a[2]), "+v"(a[3]), "+v"(a[4]), "+v"(a[5]), \
+            "+v"(a[6]), "+v"(a[7]), "+v"(v), "+v"(lo), "+v"(hi), "+v"(mid))
+#else
+#define G_FENCE(a, v, lo, hi, mid) \
+    __asm__("" : "+x"(a[0]), "+x"(a[1]), "+x"(a[2]), "+x"(a[3]), "+x"(a[4]), "+x"(a[5]), \
+            "+x"(a[6]), "+x"(a[7]), "+x"(v), "+x"(lo), "+x"(hi), "+x"(mid))
+#endif
+#if GNV != 8
+#error "G_FENCE lists 8 vectors"
+#endif
+
 /* One iteration: GB blocks of CTR from lane counters cv (advanced), and, when
-   gsrc is not NULL, GHASH of the GB blocks at gsrc into *x, spread over the
-   AES rounds. gsrc is read before out is written (decryption in place). */
-HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *cv, __m128i *x,
+   gsrc is not NULL, GHASH of the GB blocks at gsrc into *x, one vector per
+   AES round. gsrc is read before out is written (decryption in place). */
+HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *cv, GV *x,
                               const uint8_t *gsrc, uint8_t *out, const uint8_t *in, const unsigned nr) {
+    const int hash = gsrc != NULL;   /* a constant after inlining */
     const GV cmv = G_BC(gcm_ctr_mask()), bswv = G_BC(gcm_bswap_mask());
     const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
     const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
-    GV d[GNV], a[GNV];
+    GV a[GNV];
     GV lo = G_ZERO(), hi = lo, mid = lo;
-    if (gsrc) {
-        G_UNROLL for (int i = 0; i < GNV; i++) d[i] = G_SHUF8(G_LD(gsrc + 16 * GL * i), bswv);
-    } else {
-        G_UNROLL for (int i = 0; i < GNV; i++) d[i] = lo;
-    }
+    /* GHASH input from memory: encryption hashes the previous batch's
+       output, which the compiler would otherwise keep (and spill) from the
+       stores before */
+    if (hash) __asm__("" : "+r"(gsrc));
+#if HWC_GCM_W > 128
+    /* While the counter's last byte does not wrap inside the batch, the
+       blocks are the batch's first block plus i in that byte: 32-bit lane
+       adds on the blocks themselves, no shuffles (AES-pipe slots). The branch
+       is on the counter, which is public (it derives from the IV). */
+    if ((uint32_t)_mm_extract_epi32(G_LOW(*cv), 3) % 256 <= 256 - GB) {
+        const GV step8 = G_BC(_mm_set_epi32(GL << 24, 0, 0, 0));
+        GV b = G_SHUF8(*cv, cmv);
+        G_UNROLL for (int i = 0; i < GNV; i++) {
+            a[i] = G_XOR(b, K->k[0]);
+            b = G_ADD32(b, step8);
+        }
+        *cv = G_ADD32(*cv, G_BC(_mm_set_epi32(GB, 0, 0, 0)));
+    } else
+#endif
     G_UNROLL for (int i = 0; i < GNV; i++) {
         a[i] = G_XOR(G_SHUF8(*cv, cmv), K->k[0]);
         *cv = G_ADD32(*cv, step);
     }
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], K->k[r]);
-        /* the first vector, which takes the accumulator, last: the chain
-           from one iteration's x to the next is then one product, one
-           reduction and the lane sum */
-        const unsigned v = r % GNV;
-        if (gsrc && r <= GNV) {
-            if (v == 0) d[0] = G_XOR(d[0], G_LANE0(*x));
-            gh_acc(d[v], G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v), &lo, &hi, &mid);
+        const unsigned v = GL == 1 ? r : r - 1;   /* xmm: vector 0 takes x, below */
+        if (hash && v < GNV) {
+            GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
+            G_FENCE(a, d, lo, hi, mid);
+            gh_acc(d, G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v), &lo, &hi, &mid);
         }
     }
-    if (gsrc) *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+    if (hash) {
+        /* The accumulator last, so that the chain from one iteration's x to
+           the next is one product and one reduction. x is kept as lane
+           partials (their XOR is the GHASH value): x H^GB is each lane
+           times H^GB, no lane sum inside the loop. One lane: x joins the
+           first block. */
+#if GL == 1
+        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), *x), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
+#else
+        gh_acc(*x, G_BC(hwc_x86_ld(pw)), G_BC(hwc_x86_ld(kt)), &lo, &hi, &mid);
+#endif
+        *x = gh_reduce(lo, hi, mid);
+    }
     G_UNROLL for (int i = 0; i < GNV; i++)
         G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(K->k[nr], G_LD(in + 16 * GL * i))));
 }
@@ -333,15 +373,16 @@ HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8
     gcm_load_keys(&K, k->sched, nr);
     const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
     if (blocks >= GB) {
-        GV cv = G_ADD32(G_BC(c), G_LANE_INC);
+        GV cv = G_ADD32(G_BC(c), G_LANE_INC), xl = G_LANE0(x);
         if (!dec) {
-            gcm_batch(&K, htab, &cv, &x, NULL, out, in, nr);
+            gcm_batch(&K, htab, &cv, &xl, NULL, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
         while (blocks >= GB) {
-            gcm_batch(&K, htab, &cv, &x, dec ? in : out - 16 * GB, out, in, nr);
+            gcm_batch(&K, htab, &cv, &xl, dec ? in : out - 16 * GB, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
+        x = gh_lanes_xor(xl);
         c = G_LOW(cv);
         hashed_to = dec ? in : out - 16 * GB;
     }

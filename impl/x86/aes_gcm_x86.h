@@ -304,11 +304,11 @@ HWC_X86_INLINE void gcm_ctr_tail(const gcm_keys *K, __m128i *c, uint8_t *out, co
 #endif
 
 /* One iteration: GB blocks of CTR from lane counters cv (advanced), and, when
-   gsrc is not NULL, GHASH of the GB blocks at gsrc into *x, one vector per
+   hash (a constant) is set, GHASH of the GB blocks at gsrc into *x, one vector per
    AES round. gsrc is read before out is written (decryption in place). */
-HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *cv, GV *x,
-                              const uint8_t *gsrc, uint8_t *out, const uint8_t *in, const unsigned nr) {
-    const int hash = gsrc != NULL;   /* a constant after inlining */
+HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *cv, __m128i *x,
+                              const int hash, const uint8_t *gsrc, uint8_t *out, const uint8_t *in,
+                              const unsigned nr) {
     const GV cmv = G_BC(gcm_ctr_mask()), bswv = G_BC(gcm_bswap_mask());
     const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
     const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
@@ -339,7 +339,7 @@ HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *
     }
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], K->k[r]);
-        const unsigned v = GL == 1 ? r : r - 1;   /* xmm: vector 0 takes x, below */
+        const unsigned v = r;   /* vector 0 takes x: below */
         if (hash && v < GNV) {
             GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
             G_FENCE(a, d, lo, hi, mid);
@@ -347,17 +347,12 @@ HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *
         }
     }
     if (hash) {
-        /* The accumulator last, so that the chain from one iteration's x to
-           the next is one product and one reduction. x is kept as lane
-           partials (their XOR is the GHASH value): x H^GB is each lane
-           times H^GB, no lane sum inside the loop. One lane: x joins the
-           first block. */
-#if GL == 1
-        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), *x), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
-#else
-        gh_acc(*x, G_BC(hwc_x86_ld(pw)), G_BC(hwc_x86_ld(kt)), &lo, &hi, &mid);
-#endif
-        *x = gh_reduce(lo, hi, mid);
+        /* The block that takes x last, so that the chain from one
+           iteration's x to the next is one product, one reduction and the
+           lane sum (cheaper than carrying lane partials times H^GB: the
+           carry-less multiplies, not the lane sum, bound the loop). */
+        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
+        *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
     }
     G_UNROLL for (int i = 0; i < GNV; i++)
         G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(K->k[nr], G_LD(in + 16 * GL * i))));
@@ -373,16 +368,15 @@ HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8
     gcm_load_keys(&K, k->sched, nr);
     const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
     if (blocks >= GB) {
-        GV cv = G_ADD32(G_BC(c), G_LANE_INC), xl = G_LANE0(x);
+        GV cv = G_ADD32(G_BC(c), G_LANE_INC);
         if (!dec) {
-            gcm_batch(&K, htab, &cv, &xl, NULL, out, in, nr);
+            gcm_batch(&K, htab, &cv, &x, 0, NULL, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
         while (blocks >= GB) {
-            gcm_batch(&K, htab, &cv, &xl, dec ? in : out - 16 * GB, out, in, nr);
+            gcm_batch(&K, htab, &cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
-        x = gh_lanes_xor(xl);
         c = G_LOW(cv);
         hashed_to = dec ? in : out - 16 * GB;
     }

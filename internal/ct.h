@@ -8,6 +8,17 @@
 #ifndef HWC_INTERNAL_CT_H
 #define HWC_INTERNAL_CT_H
 
+#include <stdint.h>
+
+/* The constant-time barrier: hides a value (typically a mask) from the
+   optimiser, so mask arithmetic is not turned back into a comparison and a
+   branch (clang 14 recognises ((d | -d) >> 63) - 1 as "d == 0" and branches
+   on it otherwise; caught by tests/ct_modexp.c). Costs no instruction. */
+static inline uint64_t hwc_ct_barrier(uint64_t x) {
+    __asm__("" : "+r"(x));
+    return x;
+}
+
 #if defined(__has_include)
 #if __has_include(<valgrind/memcheck.h>)
 #include <valgrind/memcheck.h>

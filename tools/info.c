@@ -6,7 +6,6 @@
 #include "dispatch/state.h"
 #include "cli.h"
 
-static const char *const families[] = {"aes", "streebog", "mpi"};
 
 /* Features a kernel needs that this CPU/OS lacks, as names. */
 static void missing_features(const hwc_dispatch_state *st, const char *family, const char *name,
@@ -66,24 +65,24 @@ int hwc_cmd_info(int argc, char **argv) {
         printf("HWCRYPT_KERNEL: %s\n", env ? env : "(unset)");
         if (init) printf("HWCRYPT_KERNEL error: %s (see the lines above on stderr)\n", hwc_strerror(init));
     }
-    for (size_t f = 0; f < 3; f++) {
+    for (size_t f = 0; hwc_families()[f]; f++) {
         hwc_kernel_info k[32];
-        size_t n = hwc_kernels(families[f], k, 32);
-        const char *active = hwc_kernel_active(families[f]);
-        const char *reason = hwc_kernel_reason(families[f]);
+        size_t n = hwc_kernels(hwc_families()[f], k, 32);
+        const char *active = hwc_kernel_active(hwc_families()[f]);
+        const char *reason = hwc_kernel_reason(hwc_families()[f]);
         if (json) {
-            printf("%s\"%s\":{\"active\":", f ? "," : "", families[f]);
+            printf("%s\"%s\":{\"active\":", f ? "," : "", hwc_families()[f]);
             json_str(active);
             printf(",\"reason\":");
             json_str(reason);
             printf(",\"kernels\":[");
         } else {
-            printf("\n%s: active %s (%s)\n", families[f], active, reason);
+            printf("\n%s: active %s (%s)\n", hwc_families()[f], active, reason);
             printf("  %-12s %8s  %-8s %s\n", "kernel", "priority", "usable", "requires / missing");
         }
         for (size_t i = 0; i < n && i < 32; i++) {
             char miss[256];
-            missing_features(st, families[f], k[i].name, miss, sizeof miss);
+            missing_features(st, hwc_families()[f], k[i].name, miss, sizeof miss);
             int is_active = !strcmp(k[i].name, active);
             if (json) {
                 printf("%s{\"name\":", i ? "," : "");

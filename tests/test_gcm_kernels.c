@@ -123,19 +123,31 @@ static size_t pick_blocks(hwc_rng *r) {
     }
 }
 
+/* Seeds r for one check and returns its iteration count; 0 when the kernel
+   has no GCM slots. */
+static int iterations(const char *kernel, hwc_rng *r, uint64_t salt, int full) {
+    if (no_gcm_slots(kernel)) return 0;
+    hwc_rng_init(r, hwc_test_seed() ^ salt);
+    return hwc_test_quick() ? full / 6 : full;
+}
+
+/* A random key of a random size bound to the selected kernel; returns its size. */
+static size_t kern_random(kern *t, hwc_rng *r, uint8_t key[32]) {
+    const size_t key_len = pick_key_len(r);
+    hwc_rng_fill(r, key, 32);
+    kern_setup(t, key, key_len);
+    return key_len;
+}
+
 /* ---- ghash slot ---------------------------------------------------------------- */
 static void ghash_check(const char *kernel, void *arg) {
     (void)arg;
-    if (no_gcm_slots(kernel)) return;
     hwc_rng r;
-    hwc_rng_init(&r, hwc_test_seed() ^ 0x6a);
-    const int iters = hwc_test_quick() ? 40 : 300;
+    const int iters = iterations(kernel, &r, 0x6a, 300);
     for (int it = 0; it < iters; it++) {
         kern t;
         uint8_t key[32], x[16], xr[16];
-        const size_t key_len = pick_key_len(&r), blocks = pick_blocks(&r);
-        hwc_rng_fill(&r, key, sizeof key);
-        kern_setup(&t, key, key_len);
+        const size_t key_len = kern_random(&t, &r, key), blocks = pick_blocks(&r);
         if (it % 3 == 0) {   /* arbitrary hash keys too, incl. the top bit set */
             hwc_rng_fill(&r, t.h, 16);
             t.h[15] |= (uint8_t)(it & 1);
@@ -162,17 +174,13 @@ Test(gcm_kernels, ghash_matches_sp800_38d_algorithm_1) {
 /* ---- gcm_encrypt / gcm_decrypt slots -------------------------------------------- */
 static void gcm_slot_check(const char *kernel, void *arg) {
     (void)arg;
-    if (no_gcm_slots(kernel)) return;
     hwc_rng r;
-    hwc_rng_init(&r, hwc_test_seed() ^ 0x6b);
-    const int iters = hwc_test_quick() ? 40 : 250;
+    const int iters = iterations(kernel, &r, 0x6b, 250);
     for (int it = 0; it < iters; it++) {
         kern t;
         uint8_t key[32], ctr[16], ctr_r[16], x[16], x_r[16];
-        const size_t key_len = pick_key_len(&r), blocks = pick_blocks(&r), len = 16 * blocks;
+        const size_t key_len = kern_random(&t, &r, key), blocks = pick_blocks(&r), len = 16 * blocks;
         const int dec = it & 1, in_place = (it >> 1) & 1;
-        hwc_rng_fill(&r, key, sizeof key);
-        kern_setup(&t, key, key_len);
         hwc_rng_fill(&r, ctr, 16);
         if (it % 4 < 3) {   /* low 32 bits within a batch or two of the wrap */
             const uint32_t lo = 0xffffffffu - (uint32_t)hwc_rng_below(&r, 80);
@@ -269,19 +277,15 @@ static void openssl_gcm(const uint8_t *key, size_t key_len, const uint8_t iv[12]
 
 static void openssl_check(const char *kernel, void *arg) {
     (void)arg;
-    if (no_gcm_slots(kernel)) return;
     hwc_rng r;
-    hwc_rng_init(&r, hwc_test_seed() ^ 0x6c);
-    const int iters = hwc_test_quick() ? 40 : 300;
+    const int iters = iterations(kernel, &r, 0x6c, 300);
     for (int it = 0; it < iters; it++) {
         kern t;
         uint8_t key[32], iv[12], tag[16], tag_o[16], tag_d[16];
-        const size_t key_len = pick_key_len(&r);
+        const size_t key_len = kern_random(&t, &r, key);
         const size_t len = it < 100 ? (size_t)it * 7 % 601 : 16 * pick_blocks(&r) + hwc_rng_below(&r, 16);
         const size_t aad_len = hwc_rng_below(&r, 4) ? hwc_rng_below(&r, 100) : hwc_rng_below(&r, 1200);
-        hwc_rng_fill(&r, key, sizeof key);
         hwc_rng_fill(&r, iv, sizeof iv);
-        kern_setup(&t, key, key_len);
         uint8_t *aad = malloc(aad_len + 1), *pt = malloc(len + 1), *ct = malloc(len + 1);
         uint8_t *ct_o = malloc(len + 16), *back = malloc(len + 1);
         cr_assert(aad && pt && ct && ct_o && back);
@@ -308,15 +312,13 @@ Test(gcm_kernels, whole_messages_match_openssl_evp) {
    splits data at arbitrary block counts): counter and accumulator carry over. */
 static void split_check(const char *kernel, void *arg) {
     (void)arg;
-    if (no_gcm_slots(kernel)) return;
     hwc_rng r;
-    hwc_rng_init(&r, hwc_test_seed() ^ 0x6d);
-    for (int it = 0; it < (hwc_test_quick() ? 20 : 100); it++) {
+    const int iters = iterations(kernel, &r, 0x6d, 100);
+    for (int it = 0; it < iters; it++) {
         kern t;
         uint8_t key[32], ctr1[16], ctr2[16], x1[16], x2[16];
-        const size_t key_len = pick_key_len(&r), blocks = pick_blocks(&r) + 1;
-        hwc_rng_fill(&r, key, sizeof key);
-        kern_setup(&t, key, key_len);
+        const size_t blocks = pick_blocks(&r) + 1;
+        kern_random(&t, &r, key);
         hwc_rng_fill(&r, ctr1, 16);
         hwc_rng_fill(&r, x1, 16);
         ctr1[12] = ctr1[13] = ctr1[14] = 0xff;

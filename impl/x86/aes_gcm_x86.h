@@ -4,8 +4,10 @@
  * includes this header once; it defines the static slot functions
  * gcm_ghash_init, gcm_ghash, gcm_encrypt, gcm_decrypt (HWC_GCM_PREFIX
  * renames them, e.g. to external functions of a sibling file compiled with
- * VPCLMULQDQ). The hash-key table has one layout at every width, so a table
- * filled by one width works with the loops of another.
+ * VPCLMULQDQ). With HWC_GCM_TABLE, after impl/x86/aes_x86_modes.h with
+ * HWC_AES_CUSTOM_TABLE, it also defines that kernel table: the mode loops
+ * and these slots. The hash-key table has one layout at every width, so a
+ * table filled by one width works with the loops of another.
  *
  * GHASH representation. A block B is byte-reversed into a 128-bit integer U
  * (bit i of U = coefficient of x^(127-i) of the standard's polynomial).
@@ -410,5 +412,24 @@ HWC_GCM_LINKAGE void HWC_GCM_NAME(decrypt)(const hwc_aes_key *k, const unsigned 
     GCM_BY_ROUNDS(C);
 #undef C
 }
+
+
+#ifdef HWC_GCM_TABLE
+const hwc_aes_impl HWC_GCM_TABLE = {
+    .setkey = hwc_x86_setkey,
+    .ecb_encrypt = ecb_enc,
+    .ecb_decrypt = ecb_dec,
+    .cbc_encrypt = cbc_enc,
+    .cbc_decrypt = cbc_dec,
+    .ctr = ctr,
+    .xts_encrypt = xts_enc,
+    .xts_decrypt = xts_dec,
+    .cmac_chain = cmac_chain,
+    .ghash_init = gcm_ghash_init,
+    .ghash = gcm_ghash,
+    .gcm_encrypt = gcm_encrypt,
+    .gcm_decrypt = gcm_decrypt,
+};
+#endif
 
 #endif

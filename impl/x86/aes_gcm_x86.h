@@ -32,10 +32,12 @@
  *
  * Counter: the counter block with its last 32-bit word byte-reversed, so
  * that a 32-bit lane add is GCM's inc32 (wrapping mod 2^32); one byte
- * shuffle per vector restores the block.
+ * shuffle per vector restores the block (ymm/zmm: adds on the block itself
+ * while its last byte does not wrap inside a batch, see gcm_batch).
  *
  * Constant time: AES-NI/VAES and carry-less multiplies have no
- * data-dependent timing; branches and addresses depend on lengths only. */
+ * data-dependent timing; branches and addresses depend on lengths only, and
+ * in the ymm/zmm batches on the counter (public: it derives from the IV). */
 #ifndef HWC_IMPL_X86_AES_GCM_X86_H
 #define HWC_IMPL_X86_AES_GCM_X86_H
 

@@ -187,10 +187,6 @@ const hwc_mpi_impl *hwc_active_mpi(void);
    the portable ones, which every build has, are named here for core/ and the
    tests. */
 extern const hwc_aes_impl hwc_aes_generic;
-extern const hwc_aes_impl hwc_aes_aesni;
-extern const hwc_aes_impl hwc_aes_vaes_avx2;          /* no VPCLMULQDQ */
-extern const hwc_aes_impl hwc_aes_vaes_avx2_clmul;    /* the same with VPCLMULQDQ */
-extern const hwc_aes_impl hwc_aes_avx512;
 extern const hwc_streebog_impl hwc_streebog_generic;
 extern const hwc_mpi_impl hwc_mpi_generic;
 

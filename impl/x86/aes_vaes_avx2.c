@@ -5,8 +5,12 @@
  *
  * This table does not use VPCLMULQDQ: every real VAES CPU has it, emulators
  * may not (qemu 7.2 -cpu max), so XTS tweak updates here use shifts and
- * XORs. The variant hwc_aes_vaes_avx2_clmul (aes_vaes_avx2_clmul.c) is the
- * same kernel with VPCLMULQDQ; dispatch/ picks it where the CPU has it. */
+ * XORs and GCM runs impl/x86/aes_gcm_x86.h at 128 bits (PCLMULQDQ). The
+ * variant hwc_aes_vaes_avx2_clmul (aes_vaes_avx2_clmul.c) is the same kernel
+ * with VPCLMULQDQ; dispatch/ picks it where the CPU has it. */
 #define HWC_W 256
-#define HWC_AES_TABLE hwc_aes_vaes_avx2
+#define HWC_GCM_W 128
 #include "impl/x86/aes_x86_modes.h"
+#include "impl/x86/aes_gcm_x86.h"
+
+const hwc_aes_impl hwc_aes_vaes_avx2 = {HWC_X86_AES_MODE_SLOTS, HWC_X86_GCM_SLOTS};

@@ -1,9 +1,9 @@
 /* Width-generic AES mode loops for the x86 kernels (aesni: xmm, vaes-avx2:
- * ymm, avx512: zmm). A kernel file defines HWC_W (128, 256 or 512) and
- * HWC_AES_TABLE (the table's name), then includes this header once: the
- * loops below are written once as always-inline functions and compiled at
- * that vector width with the kernel's own target flags. Every macro of the
- * template is #undef'd at its end.
+ * ymm, avx512: zmm). A kernel file defines HWC_W (128, 256 or 512), then
+ * includes this header once: the loops below are written once as
+ * always-inline functions and compiled at that vector width with the
+ * kernel's own target flags. Every macro of the template is #undef'd at its
+ * end but HWC_X86_AES_MODE_SLOTS, the kernel table's mode slots.
  *
  * Shape of every parallel mode: HWC_NB vectors of HWC_L = HWC_W/128 blocks
  * in flight (8 x 4 = 32 blocks on zmm), round keys broadcast once per call
@@ -25,8 +25,8 @@
 
 #include "aes_x86_keysched.h"
 
-#if !defined(HWC_W) || !defined(HWC_AES_TABLE)
-#error "define HWC_W and HWC_AES_TABLE first"
+#if !defined(HWC_W)
+#error "define HWC_W first"
 #endif
 
 /* Vectors in flight: covers AESENC latency x issue rate (3-4 cycles x 2 per
@@ -639,21 +639,16 @@ static void xts_dec_units(const hwc_aes_key *k, const uint8_t *t, size_t units, 
 
 #include "aes_x86_lanes.h"
 
-const hwc_aes_impl HWC_AES_TABLE = {
-    .setkey = hwc_x86_setkey,
-    .ecb_encrypt = ecb_enc,
-    .ecb_decrypt = ecb_dec,
-    .cbc_encrypt = cbc_enc,
-    .cbc_decrypt = cbc_dec,
-    .ctr = ctr,
-    .xts_encrypt = xts_enc,
-    .xts_decrypt = xts_dec,
-    .cmac_chain = cmac_chain,
-    .chain_step = chain_step,
-    .chain_lanes = HWC_NB * HWC_L,
-    .xts_encrypt_units = xts_enc_units,
-    .xts_decrypt_units = xts_dec_units,
-};
+enum { x86_chain_lanes = HWC_NB * HWC_L };
+
+/* The template's one export: the mode slots of the kernel table, for the
+   kernel file's initialiser (with the GCM slots of impl/x86/aes_gcm_x86.h). */
+#define HWC_X86_AES_MODE_SLOTS                                                  \
+    .setkey = hwc_x86_setkey, .ecb_encrypt = ecb_enc, .ecb_decrypt = ecb_dec,  \
+    .cbc_encrypt = cbc_enc, .cbc_decrypt = cbc_dec, .ctr = ctr,                \
+    .xts_encrypt = xts_enc, .xts_decrypt = xts_dec, .cmac_chain = cmac_chain,  \
+    .chain_step = chain_step, .chain_lanes = x86_chain_lanes,                  \
+    .xts_encrypt_units = xts_enc_units, .xts_decrypt_units = xts_dec_units
 
 /* Nothing of the template leaks into the kernel file after it. */
 #undef HWC_NB

@@ -18,7 +18,7 @@
 #include "hwcrypt/batch.h"
 
 #define MAXN 67
-#define POOL (160 * 1024)
+#define POOL (300 * 1024)
 
 static const size_t counts[] = {0, 1, 2, 3, 7, 8, 9, 16, 17, 64, 67};
 static const size_t key_lens[] = {16, 24, 32};
@@ -157,6 +157,58 @@ static void on_each_kernel(hwc_kernel_fn fn) {
 
 Test(batch_aes, many_equal_single_calls) {
     on_each_kernel(check_many);
+}
+
+/* Messages one page apart (every lane's block in the same L1 set: the x86
+   kernels then stage whole lines), in place and out of place into another
+   page-aligned area; CMAC and CBC against the single calls. */
+static void check_page_aligned(const char *kernel, void *argp) {
+    const batch_arg *a = argp;
+    enum { N = 67, PAGE = 4096 };
+    static const size_t lens[] = {4096, 1024, 160, 4096 - 16};
+    uint8_t *src = aligned_alloc(PAGE, (size_t)N * PAGE), *dst = aligned_alloc(PAGE, (size_t)N * PAGE);
+    uint8_t *want = malloc((size_t)N * PAGE), key[16], ivs[16 * N], want_ivs[16 * N], tags[16 * N];
+    cr_assert(src && dst && want);
+    memcpy(key, a->pool, 16);
+    hwc_aes_key k;
+    cr_assert_eq(SUITE_SETKEY(&k, key, 16), HWC_OK);
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++)
+        for (int inplace = 0; inplace < 2; inplace++) {
+            const uint8_t *in[N];
+            uint8_t *out[N];
+            size_t len[N];
+            memcpy(src, a->pool, (size_t)N * PAGE);
+            memcpy(ivs, a->pool + 7, sizeof ivs);
+            memcpy(want_ivs, ivs, sizeof ivs);
+            for (size_t i = 0; i < N; i++) {
+                len[i] = lens[l];
+                in[i] = src + i * PAGE;
+                out[i] = (inplace ? src : dst) + i * PAGE;
+                memcpy(want + i * PAGE, in[i], len[i]);
+                cr_assert_eq(hwc_aes_cbc_encrypt(&k, want_ivs + 16 * i, want + i * PAGE, want + i * PAGE, len[i]),
+                             HWC_OK);
+            }
+            cr_assert_eq(hwc_cmac_many(key, 16, N, in, len, tags), HWC_OK);
+            for (size_t i = 0; i < N; i++) {
+                uint8_t t[16];
+                cr_assert_eq(hwc_cmac(key, 16, in[i], len[i], t), HWC_OK);
+                cr_assert(!memcmp(t, tags + 16 * i, 16), "[%s] page-aligned cmac_many: message %zu (len %zu)",
+                          kernel, i, len[i]);
+            }
+            cr_assert_eq(hwc_aes_cbc_encrypt_many(&k, N, ivs, out, in, len), HWC_OK);
+            for (size_t i = 0; i < N; i++)
+                cr_assert(!memcmp(out[i], want + i * PAGE, len[i]) && !memcmp(ivs + 16 * i, want_ivs + 16 * i, 16),
+                          "[%s] page-aligned cbc_encrypt_many%s: message %zu (len %zu)", kernel,
+                          inplace ? " in place" : "", i, len[i]);
+        }
+    hwc_aes_key_wipe(&k);
+    free(src);
+    free(dst);
+    free(want);
+}
+
+Test(batch_aes, page_aligned_messages) {
+    on_each_kernel(check_page_aligned);
 }
 
 /* ---- known answers ------------------------------------------------------------------ */

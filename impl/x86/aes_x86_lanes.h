@@ -88,14 +88,14 @@ HWC_X86_INLINE void chain_group(hwc_v *x, const hwc_keys *K, const uint8_t *cons
     }
 }
 
-/* 1 when more than 4 lanes write into one L1 set (64-byte lines, 64 sets)
-   at the same step: then outputs are staged too (else stored directly, which
-   is cheaper). Addresses only, no data. */
-HWC_X86_INLINE int outputs_collide(uint8_t *const *out) {
+/* 1 when more than 4 lanes' blocks at p[j] + off fall into one L1 set
+   (64-byte lines, 64 sets) for the same off: only then is staging worth its
+   copies. Addresses only, no data. */
+HWC_X86_INLINE int lanes_collide(const uint8_t *const *p) {
     uint8_t per_set[64] = {0};
     int worst = 0;
     for (int j = 0; j < HWC_NB * HWC_L; j++) {
-        const int c = ++per_set[((uintptr_t)out[j] >> 6) & 63];
+        const int c = ++per_set[((uintptr_t)p[j] >> 6) & 63];
         worst = c > worst ? c : worst;
     }
     return worst > 4;
@@ -121,8 +121,8 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
     /* 8 lanes (xmm) fit in the ways of one set: no staging there */
-    const size_t groups = W > 8 ? blocks / 4 : 0;
-    const int stage_out_lines = store && groups > 1 && outputs_collide(out);
+    const size_t groups = W > 8 && blocks >= 8 && lanes_collide(in) ? blocks / 4 : 0;
+    const int stage_out_lines = store && groups && lanes_collide((const uint8_t *const *)out);
     if (groups)
         for (int j = 0; j < W; j++) copy64(stage_in[0] + 64 * j, in[j]);
     if (stage_out_lines) {
@@ -137,10 +137,8 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     }
     chain_run(x, &K, in, 64 * groups, out, 64 * groups, blocks - 4 * groups, nr, store);
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
-    if (groups) {
-        hwc_wipe_inline(stage_in, sizeof stage_in);
-        hwc_wipe_inline(stage_out, sizeof stage_out);
-    }
+    if (groups) hwc_wipe_inline(stage_in, sizeof stage_in);
+    if (stage_out_lines) hwc_wipe_inline(stage_out, sizeof stage_out);
 }
 
 static void chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {

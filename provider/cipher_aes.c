@@ -34,11 +34,7 @@ static void *newctx(size_t keylen, unsigned mode) {
 
 static void freectx(void *vc) { hwc_prov_free(vc, sizeof(aes_ctx)); }
 
-static void *dupctx(void *vc) {
-    aes_ctx *c = malloc(sizeof *c);
-    if (c) memcpy(c, vc, sizeof *c);
-    return c;
-}
+static void *dupctx(void *vc) { return hwc_prov_copy(vc, sizeof(aes_ctx)); }
 
 static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
     aes_ctx *c = vc;
@@ -68,14 +64,7 @@ static int init(aes_ctx *c, int enc, const unsigned char *key, size_t keylen, co
     c->enc = enc;
     c->bufsz = 0;
     c->num = 0;
-    if (iv && c->mode != EVP_CIPH_ECB_MODE) {
-        if (ivlen != 16) {
-            hwc_prov_error(HWC_PROV_R_BAD_PARAMETER, "IV length %zu, want 16", ivlen);
-            return 0;
-        }
-        memcpy(c->oiv, iv, 16);
-        memcpy(c->iv, iv, 16);
-    }
+    if (c->mode != EVP_CIPH_ECB_MODE && !hwc_prov_set_iv(iv, ivlen, c->oiv, c->iv)) return 0;
     if (key) {
         if (keylen != c->keylen) {
             hwc_prov_error(HWC_ERR_KEY_LENGTH, "AES key of %zu bytes, want %zu", keylen, c->keylen);
@@ -293,22 +282,8 @@ const OSSL_PARAM *hwc_prov_cipher_gettable_params(void *provctx) {
     static int get_params_##bits##lmode(OSSL_PARAM params[]) {                                    \
         return hwc_prov_cipher_get_params(params, EVP_CIPH_##MODE##_MODE, bits / 8, ivlen, blksz, 0); \
     }                                                                                             \
-    const OSSL_DISPATCH hwc_prov_aes##bits##lmode##_functions[] = {                               \
-        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx_##bits##lmode},                          \
-        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))freectx},                                      \
-        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))dupctx},                                        \
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))einit},                                   \
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))dinit},                                   \
-        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))update},                                        \
-        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))final},                                          \
-        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))cipher},                                        \
-        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))get_params_##bits##lmode},                  \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))hwc_prov_cipher_gettable_params},      \
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},                        \
-        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params},              \
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},                        \
-        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},              \
-        {0, NULL}};
+    const OSSL_DISPATCH hwc_prov_aes##bits##lmode##_functions[] =                                  \
+        HWC_PROV_CIPHER_DISPATCH(newctx_##bits##lmode, get_params_##bits##lmode);
 
 AES_TABLE(128, ecb, ECB, 0, 16)
 AES_TABLE(192, ecb, ECB, 0, 16)

@@ -17,23 +17,13 @@ typedef struct {
 
 static void freectx(void *vc) { hwc_prov_free(vc, sizeof(xts_ctx)); }
 
-static void *dupctx(void *vc) {
-    xts_ctx *c = malloc(sizeof *c);
-    if (c) memcpy(c, vc, sizeof *c);
-    return c;
-}
+static void *dupctx(void *vc) { return hwc_prov_copy(vc, sizeof(xts_ctx)); }
 
 static int init(xts_ctx *c, int enc, const unsigned char *key, size_t keylen, const unsigned char *iv,
                 size_t ivlen) {
     c->enc = enc;
-    if (iv) {
-        if (ivlen != 16) {
-            hwc_prov_error(HWC_PROV_R_BAD_PARAMETER, "XTS IV length %zu, want 16", ivlen);
-            return 0;
-        }
-        memcpy(c->iv, iv, 16);
-        c->iv_set = 1;
-    }
+    if (!hwc_prov_set_iv(iv, ivlen, c->iv, NULL)) return 0;
+    c->iv_set |= iv != NULL;
     if (key) {
         if (keylen != c->keylen) {
             hwc_prov_error(HWC_ERR_KEY_LENGTH, "XTS key of %zu bytes, want %zu", keylen, c->keylen);
@@ -72,6 +62,12 @@ static int update(void *vc, unsigned char *out, size_t *outl, size_t outsize, co
     if (!hwc_prov_check(st, "xts (a data unit is 16 to 2^24 bytes)")) return 0;
     *outl = inl;
     return 1;
+}
+
+/* EVP_Cipher(): one data unit, as update. */
+static int cipher(void *vc, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
+                  size_t inl) {
+    return update(vc, out, outl, outsize, in, inl);
 }
 
 static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
@@ -128,22 +124,8 @@ static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
     static int get_params_##bits(OSSL_PARAM params[]) {                                          \
         return hwc_prov_cipher_get_params(params, EVP_CIPH_XTS_MODE, 2 * bits / 8, 16, 1, 1);    \
     }                                                                                            \
-    const OSSL_DISPATCH hwc_prov_aes##bits##xts_functions[] = {                                  \
-        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx_##bits},                                \
-        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))freectx},                                     \
-        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))dupctx},                                       \
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))einit},                                  \
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))dinit},                                  \
-        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))update},                                       \
-        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))final},                                         \
-        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))update},                                       \
-        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))get_params_##bits},                        \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))hwc_prov_cipher_gettable_params},     \
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},                       \
-        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params},             \
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},                       \
-        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},             \
-        {0, NULL}};
+    const OSSL_DISPATCH hwc_prov_aes##bits##xts_functions[] =                                 \
+        HWC_PROV_CIPHER_DISPATCH(newctx_##bits, get_params_##bits);
 
 XTS_TABLE(128)
 XTS_TABLE(256)

@@ -116,12 +116,10 @@ static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
         return 0;
     }
     if (c->other) return 1;   /* the other HMAC has taken every parameter */
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY))) {
-        const void *key;
-        size_t len;
-        if (!OSSL_PARAM_get_octet_string_ptr(p, &key, &len) || !set_key(c, key, len)) return 0;
-    }
-    return 1;
+    const void *key;
+    size_t len;
+    int has_key = hwc_prov_key_param(params, &key, &len);
+    return has_key == 0 || (has_key == 1 && set_key(c, key, len));
 }
 
 static int init(void *vc, const unsigned char *key, size_t keylen, const OSSL_PARAM params[]) {
@@ -168,17 +166,7 @@ static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
 static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
     hmac_ctx *c = vc;
     if (c->other) return EVP_MAC_CTX_get_params(c->other, params);
-    OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) && !OSSL_PARAM_set_size_t(p, c->bits / 8)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, 64)) return 0;
-    return 1;
-}
-
-static const OSSL_PARAM *gettable_ctx_params(void *vc, void *provctx) {
-    (void)vc, (void)provctx;
-    static const OSSL_PARAM p[] = {OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
-                                   OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, NULL), OSSL_PARAM_END};
-    return p;
+    return hwc_prov_mac_sizes(params, c->bits / 8, 64);
 }
 
 static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
@@ -189,15 +177,4 @@ static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
     return p;
 }
 
-const OSSL_DISPATCH hwc_prov_hmac_functions[] = {
-    {OSSL_FUNC_MAC_NEWCTX, (void (*)(void))newctx},
-    {OSSL_FUNC_MAC_DUPCTX, (void (*)(void))dupctx},
-    {OSSL_FUNC_MAC_FREECTX, (void (*)(void))freectx},
-    {OSSL_FUNC_MAC_INIT, (void (*)(void))init},
-    {OSSL_FUNC_MAC_UPDATE, (void (*)(void))update},
-    {OSSL_FUNC_MAC_FINAL, (void (*)(void))final},
-    {OSSL_FUNC_MAC_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},
-    {OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params},
-    {OSSL_FUNC_MAC_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},
-    {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},
-    {0, NULL}};
+const OSSL_DISPATCH hwc_prov_hmac_functions[] = HWC_PROV_MAC_DISPATCH;

@@ -43,6 +43,43 @@ void hwc_prov_free(void *p, size_t len) {
     free(p);
 }
 
+void *hwc_prov_copy(const void *ctx, size_t len) {
+    void *c = malloc(len);
+    if (c) memcpy(c, ctx, len);
+    return c;
+}
+
+int hwc_prov_mac_sizes(OSSL_PARAM params[], size_t size, size_t block) {
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) && !OSSL_PARAM_set_size_t(p, size)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, block)) return 0;
+    return 1;
+}
+
+const OSSL_PARAM *hwc_prov_mac_gettable_sizes(void *vc, void *provctx) {
+    (void)vc, (void)provctx;
+    static const OSSL_PARAM p[] = {OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
+                                   OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, NULL), OSSL_PARAM_END};
+    return p;
+}
+
+int hwc_prov_key_param(const OSSL_PARAM params[], const void **key, size_t *len) {
+    const OSSL_PARAM *p = params ? OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY) : NULL;
+    if (!p) return 0;
+    return OSSL_PARAM_get_octet_string_ptr(p, key, len) ? 1 : -1;
+}
+
+int hwc_prov_set_iv(const unsigned char *iv, size_t ivlen, unsigned char *dst1, unsigned char *dst2) {
+    if (!iv) return 1;
+    if (ivlen != 16) {
+        hwc_prov_error(HWC_PROV_R_BAD_PARAMETER, "IV length %zu, want 16", ivlen);
+        return 0;
+    }
+    memcpy(dst1, iv, 16);
+    if (dst2) memcpy(dst2, iv, 16);
+    return 1;
+}
+
 const OSSL_ITEM *hwc_prov_reason_strings(void) {
     static OSSL_ITEM items[] = {
         {1, NULL}, {2, NULL}, {3, NULL}, {4, NULL}, {5, NULL}, {6, NULL}, {7, NULL}, {8, NULL}, {9, NULL},

@@ -79,5 +79,51 @@ int hwc_prov_hmac_end(const hwc_prov_hmac_key *k, hwc_streebog_ctx *run, unsigne
 
 /* Wipes and frees (NULL allowed). */
 void hwc_prov_free(void *p, size_t len);
+/* A heap copy of a context with no pointers to own (NULL on no memory). */
+void *hwc_prov_copy(const void *ctx, size_t len);
+
+/* A MAC's "size" and "block-size" context parameters, and their list. */
+int hwc_prov_mac_sizes(OSSL_PARAM params[], size_t size, size_t block);
+const OSSL_PARAM *hwc_prov_mac_gettable_sizes(void *vc, void *provctx);
+
+/* The "key" parameter of a MAC: 1 found (*key, *len set), 0 absent, -1 bad. */
+int hwc_prov_key_param(const OSSL_PARAM params[], const void **key, size_t *len);
+
+/* A cipher's 16-byte IV from init: copied to each of dst[] (NULL ends),
+   or an error for another length. iv == NULL leaves them. */
+int hwc_prov_set_iv(const unsigned char *iv, size_t ivlen, unsigned char *dst1, unsigned char *dst2);
+
+/* The dispatch table of a MAC file, from its static functions of these names. */
+#define HWC_PROV_MAC_DISPATCH                                                   \
+    {{OSSL_FUNC_MAC_NEWCTX, (void (*)(void))newctx},                            \
+     {OSSL_FUNC_MAC_DUPCTX, (void (*)(void))dupctx},                            \
+     {OSSL_FUNC_MAC_FREECTX, (void (*)(void))freectx},                          \
+     {OSSL_FUNC_MAC_INIT, (void (*)(void))init},                                \
+     {OSSL_FUNC_MAC_UPDATE, (void (*)(void))update},                            \
+     {OSSL_FUNC_MAC_FINAL, (void (*)(void))final},                              \
+     {OSSL_FUNC_MAC_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},            \
+     {OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, (void (*)(void))hwc_prov_mac_gettable_sizes}, \
+     {OSSL_FUNC_MAC_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},            \
+     {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},  \
+     {0, NULL}}
+
+/* The dispatch table of a cipher, from the static functions of its file
+   and its own newctx and get_params. */
+#define HWC_PROV_CIPHER_DISPATCH(newctx_fn, get_params_fn)                      \
+    {{OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx_fn},                      \
+     {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))freectx},                       \
+     {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))dupctx},                         \
+     {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))einit},                    \
+     {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))dinit},                    \
+     {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))update},                         \
+     {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))final},                           \
+     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))cipher},                         \
+     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))get_params_fn},              \
+     {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))hwc_prov_cipher_gettable_params}, \
+     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},         \
+     {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params}, \
+     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},         \
+     {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params}, \
+     {0, NULL}}
 
 #endif

@@ -17,10 +17,11 @@
 typedef struct hwc_bench_opts {
     int quick;            /* short run (README's first command): fewer sizes and rounds */
     int json;             /* rows as JSON on stdout instead of a table */
-    const char *family;   /* NULL = all; "aes", "cmac", "streebog", "mpi" */
+    const char *family;   /* NULL = all; "aes" (with GCM), "gcm" (GCM only), "streebog", "mpi" */
     int rounds;           /* interleaved repetitions per case (1..HWC_BENCH_MAX_ROUNDS);
                              median is reported */
     double batch_ms;      /* target time of one timed batch (0 < ms <= HWC_BENCH_MAX_BATCH_MS) */
+    int veracrypt;        /* streebog: only the VeraCrypt PBKDF2 profile */
 } hwc_bench_opts;
 
 /* One thing to time: run(arg, iters) performs `iters` operations. */
@@ -57,10 +58,15 @@ void hwc_bench_footer(const hwc_bench_opts *o);
 /* Keep the optimiser from dropping work whose result is unused. */
 void hwc_bench_sink(const void *p, size_t len);
 
-/* Family drivers (bench_aes.c, bench_streebog.c, bench_mpi.c). */
+/* Family drivers (bench_aes.c, bench_gcm.c, bench_streebog.c, bench_mpi.c). */
 void hwc_bench_aes(const hwc_bench_opts *o);
+void hwc_bench_gcm(const hwc_bench_opts *o);
 void hwc_bench_streebog(const hwc_bench_opts *o);
 void hwc_bench_mpi(const hwc_bench_opts *o);
+
+/* libgcrypt's one-time initialisation (bench_aes.c), for every libgcrypt peer;
+   0 when ready. */
+int hwc_bench_gcrypt_init(void);
 
 /* Entry point used by both programs: parses argv (after "bench"). */
 int hwc_bench_main(int argc, char **argv);

@@ -4,15 +4,12 @@
 #define HWC_CORE_MPI_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "internal/kernel.h"
-
-/* Hide a mask's value from the optimiser: without it clang 14 recognises
-   ((d | -d) >> 63) - 1 as "i == idx" and turns the masked table scan into
-   a branch on the secret index (caught by tests/ct_modexp.c). */
-static inline hwc_limb hwc_ct_barrier(hwc_limb x) {
-    __asm__("" : "+r"(x));
-    return x;
-}
+#include "internal/ct.h"
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 typedef hwc_limb (*hwc_muladd_fn)(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
 
@@ -32,12 +29,19 @@ void hwc_mpi_montsqr_muladd(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a
 /* The bodies of hwc_mpi_mul and hwc_mpi_modexp after the argument checks,
    on an explicit kernel table / muladd (the tests also run them on the
    portable muladd). Return HWC_OK or HWC_ERR_NO_MEMORY (r untouched).
-   modexp_mont uses impl->montmul, or builds it from impl->muladd; it
-   ignores impl->modexp. */
+   modexp_mont runs the ladder in the kernel's domain when it covers n,
+   else in radix 2^64 with impl->montmul (or one built from impl->muladd). */
 int hwc_mpi_mul_with(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_t an,
                      const hwc_limb *b, size_t bn);
 int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *base,
                         const hwc_limb *exp, size_t exp_n, const hwc_limb *mod, size_t n);
+/* The body of hwc_mpi_modexp_many after the argument checks (cnt >= 1), on
+   an explicit kernel table: groups of impl->lanes moduli through its lane
+   domain where it covers the size, the rest lane after lane. HWC_OK or
+   HWC_ERR_NO_MEMORY (nothing written). */
+int hwc_mpi_modexp_many_with(const hwc_mpi_impl *impl, size_t cnt, hwc_limb *const r[],
+                             const hwc_limb *const base[], const hwc_limb *const exp[],
+                             size_t exp_n, const hwc_limb *const mod[], size_t n);
 
 /* The generic kernel's two muladd bodies, exported for the tests: the
    unsigned __int128 one (only where the compiler has the type) and the
@@ -65,8 +69,26 @@ hwc_limb hwc_mpi_generic_muladd_half32(hwc_limb *d, const hwc_limb *s, size_t n,
 #endif
 
 
-/* r[0..n) = a - b, returns the borrow (0/1), branch-free. r may equal a or b. */
+/* ---- the shared pieces (one of each for core/ and every kernel) ---------- */
+
+/* Do limb ranges [x, x+xn) and [y, y+yn) share any byte? */
+static inline int hwc_mpi_overlaps(const hwc_limb *x, size_t xn, const hwc_limb *y, size_t yn) {
+    uintptr_t xa = (uintptr_t)x, ya = (uintptr_t)y;
+    return xa < ya + yn * sizeof(hwc_limb) && ya < xa + xn * sizeof(hwc_limb);
+}
+
+/* r[0..n) = a - b, returns the borrow (0/1), branch-free. r may equal a or b.
+   SBB on x86-64 (no feature flag needed), comparisons elsewhere. */
 static inline hwc_limb hwc_mpi_sub_n(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, size_t n) {
+#if defined(__x86_64__)
+    unsigned char bw = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned long long d;
+        bw = _subborrow_u64(bw, a[i], b[i], &d);
+        r[i] = d;
+    }
+    return bw;
+#else
     hwc_limb borrow = 0;
     for (size_t i = 0; i < n; i++) {
         hwc_limb x = a[i], y = b[i];
@@ -76,6 +98,29 @@ static inline hwc_limb hwc_mpi_sub_n(hwc_limb *r, const hwc_limb *a, const hwc_l
         borrow = b1 | (s < borrow);
     }
     return borrow;
+#endif
+}
+
+/* t[0..len) += c, the carry carried through all of t (fixed work, no early
+   exit); returns the carry out. */
+static inline hwc_limb hwc_mpi_add_1(hwc_limb *t, size_t len, hwc_limb c) {
+    for (size_t i = 0; i < len; i++) {
+        hwc_limb v = t[i] + c;
+        c = v < c;
+        t[i] = v;
+    }
+    return c;
+}
+
+/* The masked final subtraction of Montgomery arithmetic: r = u - m if
+   u >= m, else u, for u = top * 2^(64n) + u[0..n) < 2m (top 0 or 1).
+   u >= m iff top is set or u[0..n) - m does not borrow. d: n limbs of
+   scratch, disjoint from u; r may equal u. No branch on the values. */
+static inline void hwc_mpi_final_sub(hwc_limb *r, const hwc_limb *u, hwc_limb top,
+                                     const hwc_limb *m, size_t n, hwc_limb *d) {
+    hwc_limb borrow = hwc_mpi_sub_n(d, u, m, n);
+    hwc_limb md = hwc_ct_barrier(0 - ((top | (borrow ^ 1)) & 1)), mu = ~md;
+    for (size_t i = 0; i < n; i++) r[i] = (d[i] & md) | (u[i] & mu);
 }
 
 #endif

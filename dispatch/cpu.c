@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "dispatch/cpu.h"
+#include "internal/ct.h"
 
 #if defined(__x86_64__)
 #include <cpu_features/cpuinfo_x86.h>
@@ -22,6 +23,7 @@ static uint64_t read_xcr0(void) {
 void hwc_cpu_detect(hwc_cpu *cpu) {
     memset(cpu, 0, sizeof *cpu);
     const X86Info info = GetX86Info();
+    HWC_MSAN_PUBLIC(&info, sizeof info);   /* cpu_features is not instrumented */
     const X86Features f = info.features;
     const uint64_t xcr0 = read_xcr0();
     const int os_avx = (xcr0 & 0x6) == 0x6;       /* XMM + YMM state */
@@ -53,6 +55,7 @@ void hwc_cpu_detect(hwc_cpu *cpu) {
     cpu->features = m;
 
     const X86Microarchitecture ua = GetX86Microarchitecture(&info);
+    HWC_MSAN_PUBLIC(&ua, sizeof ua);
     snprintf(cpu->uarch, sizeof cpu->uarch, "%s", GetX86MicroarchitectureName(ua));
     /* Width policy: 512-bit work lowers the clock on Skylake-SP/X,
        Cannon Lake, Ice Lake, Tiger Lake and Rocket Lake; not on AMD Zen 4+

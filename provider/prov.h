@@ -65,18 +65,6 @@ const OSSL_PARAM *hwc_prov_cipher_gettable_params(void *provctx);
 /* Streebog digest size in bytes (32 or 64) for an OpenSSL digest name, or 0. */
 size_t hwc_prov_streebog_size(const char *name);
 
-/* HMAC over Streebog (RFC 2104 with RFC 7836's digests, block 64 bytes),
-   built from the public digest API: the digest states after the inner and
-   outer pads are kept, so each message costs no key processing. */
-#include "hwcrypt/streebog.h"
-typedef struct hwc_prov_hmac_key {
-    hwc_streebog_ctx inner, outer;
-    unsigned bits;   /* 256 or 512; 0 = no key */
-} hwc_prov_hmac_key;
-int hwc_prov_hmac_setkey(hwc_prov_hmac_key *k, unsigned bits, const unsigned char *key, size_t len);
-/* the tag of the message absorbed by `run` (a copy of k->inner updated with it) */
-int hwc_prov_hmac_end(const hwc_prov_hmac_key *k, hwc_streebog_ctx *run, unsigned char *mac);
-
 /* Wipes and frees (NULL allowed). */
 void hwc_prov_free(void *p, size_t len);
 /* A heap copy of a context with no pointers to own (NULL on no memory). */

@@ -248,15 +248,18 @@ static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
 }
 
 int hwc_prov_cipher_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen, size_t ivlen, size_t blksz,
-                               int custom_iv) {
+                               int flags) {
     OSSL_PARAM *p;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) && !OSSL_PARAM_set_uint(p, mode)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, blksz)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) && !OSSL_PARAM_set_int(p, custom_iv)) return 0;
-    const char *zero[] = {OSSL_CIPHER_PARAM_AEAD, OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
-                          OSSL_CIPHER_PARAM_HAS_RAND_KEY};
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) &&
+        !OSSL_PARAM_set_int(p, (flags & HWC_PROV_CUSTOM_IV) != 0))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) && !OSSL_PARAM_set_int(p, (flags & HWC_PROV_AEAD) != 0))
+        return 0;
+    const char *zero[] = {OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, OSSL_CIPHER_PARAM_HAS_RAND_KEY};
     for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
         if ((p = OSSL_PARAM_locate(params, zero[i])) && !OSSL_PARAM_set_int(p, 0)) return 0;
     return 1;

@@ -122,7 +122,7 @@ static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
         return c;                                                                                \
     }                                                                                            \
     static int get_params_##bits(OSSL_PARAM params[]) {                                          \
-        return hwc_prov_cipher_get_params(params, EVP_CIPH_XTS_MODE, 2 * bits / 8, 16, 1, 1);    \
+        return hwc_prov_cipher_get_params(params, EVP_CIPH_XTS_MODE, 2 * bits / 8, 16, 1, HWC_PROV_CUSTOM_IV); \
     }                                                                                            \
     const OSSL_DISPATCH hwc_prov_aes##bits##xts_functions[] =                                 \
         HWC_PROV_CIPHER_DISPATCH(newctx_##bits, get_params_##bits);

@@ -106,7 +106,7 @@ static const OSSL_ALGORITHM kdfs[] = {
     {NULL, NULL, NULL, NULL}};
 /* MACs and ciphers: AES ones only with a hardware AES kernel (filled at init) */
 static OSSL_ALGORITHM macs[3];
-static OSSL_ALGORITHM ciphers[12];
+static OSSL_ALGORITHM ciphers[15];
 
 static const OSSL_ALGORITHM aes_ciphers[] = {
     {"AES-128-ECB:2.16.840.1.101.3.4.1.1", PROPS, hwc_prov_aes128ecb_functions, NULL},
@@ -120,6 +120,9 @@ static const OSSL_ALGORITHM aes_ciphers[] = {
     {"AES-256-CTR", PROPS, hwc_prov_aes256ctr_functions, NULL},
     {"AES-128-XTS:1.3.111.2.1619.0.1.1", PROPS, hwc_prov_aes128xts_functions, NULL},
     {"AES-256-XTS:1.3.111.2.1619.0.1.2", PROPS, hwc_prov_aes256xts_functions, NULL},
+    {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", PROPS, hwc_prov_aes128gcm_functions, NULL},
+    {"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", PROPS, hwc_prov_aes192gcm_functions, NULL},
+    {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", PROPS, hwc_prov_aes256gcm_functions, NULL},
 };
 
 static int aes_in_hardware(void) {

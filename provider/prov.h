@@ -44,7 +44,7 @@ void hwc_prov_error_at(const char *file, int line, const char *func, int reason,
 int hwc_prov_check_at(const char *file, int line, const char *func, int status, const char *what);
 
 /* Tables of the algorithms (digest.c, hmac.c, pbkdf2.c, cmac.c, cipher_aes.c,
-   cipher_xts.c). */
+   cipher_xts.c, cipher_gcm.c). */
 extern const OSSL_DISPATCH hwc_prov_streebog256_functions[];
 extern const OSSL_DISPATCH hwc_prov_streebog512_functions[];
 extern const OSSL_DISPATCH hwc_prov_hmac_functions[];
@@ -55,11 +55,15 @@ extern const OSSL_DISPATCH hwc_prov_aes128ecb_functions[], hwc_prov_aes192ecb_fu
     hwc_prov_aes256cbc_functions[], hwc_prov_aes128ctr_functions[], hwc_prov_aes192ctr_functions[],
     hwc_prov_aes256ctr_functions[];
 extern const OSSL_DISPATCH hwc_prov_aes128xts_functions[], hwc_prov_aes256xts_functions[];
+extern const OSSL_DISPATCH hwc_prov_aes128gcm_functions[], hwc_prov_aes192gcm_functions[],
+    hwc_prov_aes256gcm_functions[];
 
 /* Constant parameters of a cipher (mode, lengths, flags), shared by the
-   AES tables of cipher_aes.c and cipher_xts.c. */
+   AES tables of cipher_aes.c, cipher_xts.c and cipher_gcm.c. */
+#define HWC_PROV_CUSTOM_IV 1
+#define HWC_PROV_AEAD 2
 int hwc_prov_cipher_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen, size_t ivlen, size_t blksz,
-                               int custom_iv);
+                               int flags);
 const OSSL_PARAM *hwc_prov_cipher_gettable_params(void *provctx);
 
 /* Streebog digest size in bytes (32 or 64) for an OpenSSL digest name, or 0. */

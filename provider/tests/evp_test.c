@@ -482,6 +482,85 @@ Test(provider, aes_xts) {
     }
 }
 
+/* One GCM message with random AAD and data splits; the tag is read after
+   encrypt final or set before decrypt final. Returns final's result. */
+static int gcm_run(EVP_CIPHER *ci, int enc, const uint8_t *key, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                   size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag, size_t taglen,
+                   hwc_rng *r) {
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    size_t ivl = ivlen;
+    OSSL_PARAM ivp[] = {OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivl), OSSL_PARAM_END};
+    cr_assert(EVP_CipherInit_ex2(c, ci, NULL, NULL, enc, ivp) && EVP_CipherInit_ex2(c, NULL, key, iv, enc, NULL));
+    int n;
+    for (size_t off = 0, k; off < aadlen; off += k) {
+        k = piece(r, aadlen - off);
+        cr_assert(EVP_CipherUpdate(c, NULL, &n, aad + off, (int)k) && (size_t)n == k);
+    }
+    size_t o = 0;
+    for (size_t off = 0, k; off < len; off += k) {
+        k = piece(r, len - off);
+        cr_assert(EVP_CipherUpdate(c, out + o, &n, in + off, (int)k));
+        o += (size_t)n;
+    }
+    cr_assert_eq(o, len);
+    if (!enc) cr_assert(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)taglen, tag));
+    int ok = EVP_CipherFinal_ex(c, out + o, &n);
+    if (ok && enc) cr_assert(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, (int)taglen, tag));
+    EVP_CIPHER_CTX_free(c);
+    return ok;
+}
+
+Test(provider, aes_gcm) {
+    const char *names[] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM"};
+    static const size_t taglens[] = {4, 8, 12, 13, 14, 15, 16};
+    hwc_rng r, r2;
+    uint64_t seed = hwc_test_seed();
+    hwc_rng_init(&r, seed ^ 0x6c6d);
+    for (int i = 0; i < 3; i++) {
+        EVP_CIPHER *ci = EVP_CIPHER_fetch(hw, names[i], NULL), *ref = EVP_CIPHER_fetch(NULL, names[i], NULL);
+        if (!aes_in_hardware()) {
+            cr_assert_null(ci, "%s offered with the generic AES kernel", names[i]);
+            EVP_CIPHER_free(ref);
+            continue;
+        }
+        cr_assert(ci && ref && EVP_CIPHER_get_iv_length(ci) == 12 && EVP_CIPHER_get_mode(ci) == EVP_CIPH_GCM_MODE);
+        cr_assert(EVP_CIPHER_get_flags(ci) & EVP_CIPH_FLAG_AEAD_CIPHER);
+        size_t kl = 16 + 8 * (size_t)i;
+        static uint8_t in[2100], aad[300], a[2100], b[2100], back[2100];
+        uint8_t key[32], iv[64], ta[16], tb[16], lib[16];
+        for (int it = 0; it < (hwc_test_quick() ? 30 : 120); it++) {
+            size_t ivlen = hwc_rng_below(&r, 3) ? 12 : 1 + hwc_rng_below(&r, sizeof iv);
+            size_t aadlen = hwc_rng_below(&r, sizeof aad + 1), len = hwc_rng_below(&r, sizeof in + 1);
+            size_t taglen = taglens[hwc_rng_below(&r, 7)];
+            hwc_rng_fill(&r, key, kl);
+            hwc_rng_fill(&r, iv, ivlen);
+            hwc_rng_fill(&r, aad, aadlen);
+            hwc_rng_fill(&r, in, len);
+            r2 = r;
+            cr_assert(gcm_run(ci, 1, key, iv, ivlen, aad, aadlen, in, len, a, ta, 16, &r));
+            cr_assert(gcm_run(ref, 1, key, iv, ivlen, aad, aadlen, in, len, b, tb, 16, &r2));
+            cr_assert(!memcmp(a, b, len) && !memcmp(ta, tb, 16), "seed %llu: %s iv %zu aad %zu len %zu",
+                      (unsigned long long)seed, names[i], ivlen, aadlen, len);
+            hwc_aes_gcm_key k;
+            cr_assert_eq(hwc_aes_gcm_setkey(&k, key, kl), HWC_OK);
+            cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, ivlen, aad, aadlen, back, in, len, lib, 16), HWC_OK);
+            cr_assert(!memcmp(back, a, len) && !memcmp(lib, ta, 16), "seed %llu: %s vs the library",
+                      (unsigned long long)seed, names[i]);
+            cr_assert(gcm_run(ci, 0, key, iv, ivlen, aad, aadlen, a, len, back, ta, taglen, &r),
+                      "seed %llu: %s tag of %zu bytes refused", (unsigned long long)seed, names[i], taglen);
+            cr_assert(!memcmp(back, in, len));
+            ta[hwc_rng_below(&r, taglen)] ^= (uint8_t)(1u << hwc_rng_below(&r, 8));
+            ERR_clear_error();
+            cr_assert_not(gcm_run(ci, 0, key, iv, ivlen, aad, aadlen, a, len, back, ta, taglen, &r),
+                          "seed %llu: %s forged tag accepted", (unsigned long long)seed, names[i]);
+            cr_assert_neq(ERR_peek_last_error(), 0);
+            ERR_clear_error();
+        }
+        EVP_CIPHER_free(ci);
+        EVP_CIPHER_free(ref);
+    }
+}
+
 Test(provider, errors_reach_the_queue) {
     if (!aes_in_hardware()) return;
     uint8_t key[16] = {0}, iv[16] = {0}, in[32] = {0}, out[64];

@@ -1,8 +1,9 @@
 /* hwcrypt OpenSSL 3 provider: entry point, provider parameters, the
  * algorithm lists and errors. Properties of every algorithm: provider=hwcrypt.
- * AES algorithms are offered only when a hardware AES kernel is active (on a
+ * AES algorithms (ECB, CBC, CTR, XTS, GCM, CMAC) are offered only when a hardware AES kernel is active (on a
  * CPU without one, OpenSSL's default provider is faster: the QAT provider's
  * rule); Streebog, HMAC and PBKDF2 always. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,22 +164,29 @@ static const OSSL_PARAM *gettable_params(void *provctx) {
 }
 
 /* "hwcrypt provider (kernels: aes=avx512, streebog=avx512, mpi=adx)" */
-static const char *provider_name(void) {
-    static char name[256];
-    if (name[0]) return name;
+static char name[256];
+static void make_name(void) {
     size_t n = (size_t)snprintf(name, sizeof name, "hwcrypt provider (kernels:");
     const char *const *fam = hwc_families();
     for (size_t i = 0; fam[i] && n < sizeof name; i++)
         n += (size_t)snprintf(name + n, sizeof name - n, "%s %s=%s", i ? "," : "", fam[i],
                               hwc_kernel_active(fam[i]));
     if (n < sizeof name) snprintf(name + n, sizeof name - n, "%s", aes_in_hardware() ? ")" : "; AES left to other providers)");
-    return name;
+}
+
+/* The algorithm tables and the name, once per process (the kernels are
+   chosen once: HWCRYPT_KERNEL is read at the first init). */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static void setup_once(void) {
+    hwc_init();   /* a bad HWCRYPT_KERNEL item is reported on stderr */
+    fill_tables();
+    make_name();
 }
 
 static int get_params(void *provctx, OSSL_PARAM params[]) {
     (void)provctx;
     OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) && !OSSL_PARAM_set_utf8_ptr(p, provider_name()))
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) && !OSSL_PARAM_set_utf8_ptr(p, name))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) && !OSSL_PARAM_set_utf8_ptr(p, hwc_version()))
         return 0;
@@ -219,11 +227,10 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
         }
     }
     g_handle = handle;
-    hwc_init();   /* HWCRYPT_KERNEL applies; a bad item is reported on stderr */
+    pthread_once(&tables_once, setup_once);
     hwc_prov_ctx *pc = calloc(1, sizeof *pc);
     if (!pc) return 0;
     pc->handle = handle;
-    fill_tables();
     *out = provider_functions;
     *provctx = pc;
     return 1;

@@ -40,7 +40,6 @@ static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
     aes_ctx *c = vc;
     const OSSL_PARAM *p;
     unsigned v;
-    size_t len;
     if (!params) return 1;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING))) {
         if (!OSSL_PARAM_get_uint(p, &v)) return 0;
@@ -50,13 +49,7 @@ static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
         if (!OSSL_PARAM_get_uint(p, &v) || v >= 16) return 0;
         c->num = v;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN))) {
-        if (!OSSL_PARAM_get_size_t(p, &len) || len != c->keylen) {
-            hwc_prov_error(HWC_ERR_KEY_LENGTH, "AES key length is fixed at %zu bytes", c->keylen);
-            return 0;
-        }
-    }
-    return 1;
+    return hwc_prov_keylen_param(params, c->keylen);
 }
 
 static int init(aes_ctx *c, int enc, const unsigned char *key, size_t keylen, const unsigned char *iv,
@@ -66,10 +59,7 @@ static int init(aes_ctx *c, int enc, const unsigned char *key, size_t keylen, co
     c->num = 0;
     if (c->mode != EVP_CIPH_ECB_MODE && !hwc_prov_set_iv(iv, ivlen, c->oiv, c->iv)) return 0;
     if (key) {
-        if (keylen != c->keylen) {
-            hwc_prov_error(HWC_ERR_KEY_LENGTH, "AES key of %zu bytes, want %zu", keylen, c->keylen);
-            return 0;
-        }
+        if (!hwc_prov_key_length(keylen, c->keylen)) return 0;
         if (!hwc_prov_check(hwc_aes_setkey(&c->key, key, keylen), "aes setkey")) return 0;
         c->key_set = 1;
     }
@@ -215,27 +205,16 @@ static int cipher(void *vc, unsigned char *out, size_t *outl, size_t outsize, co
 static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
     aes_ctx *c = vc;
     OSSL_PARAM *p;
-    size_t ivlen = c->mode == EVP_CIPH_ECB_MODE ? 0 : 16;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, c->keylen)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) && !OSSL_PARAM_set_uint(p, (unsigned)c->pad))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) && !OSSL_PARAM_set_uint(p, c->num)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && !OSSL_PARAM_set_octet_string(p, c->oiv, ivlen))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) &&
-        !OSSL_PARAM_set_octet_string(p, c->iv, ivlen))
-        return 0;
-    return 1;
+    return hwc_prov_cipher_ctx_params(params, c->keylen, c->mode == EVP_CIPH_ECB_MODE ? 0 : 16, c->oiv, c->iv);
 }
 
 static const OSSL_PARAM *gettable_ctx_params(void *vc, void *provctx) {
     (void)vc, (void)provctx;
-    static const OSSL_PARAM p[] = {
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL), OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL), OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0), OSSL_PARAM_END};
+    static const OSSL_PARAM p[] = {HWC_PROV_CIPHER_CTX_PARAM_LIST, OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+                                   OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL), OSSL_PARAM_END};
     return p;
 }
 

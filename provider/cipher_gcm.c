@@ -52,12 +52,7 @@ static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
         if (p->data) memcpy(c->tag, p->data, p->data_size);
         c->taglen = p->data_size;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) &&
-        (!OSSL_PARAM_get_size_t(p, &len) || len != c->keylen)) {
-        hwc_prov_error(HWC_ERR_KEY_LENGTH, "AES-GCM key length is fixed at %zu bytes", c->keylen);
-        return 0;
-    }
-    return 1;
+    return hwc_prov_keylen_param(params, c->keylen);
 }
 
 static int init(gcm_ctx *c, int enc, const unsigned char *key, size_t keylen, const unsigned char *iv,
@@ -75,10 +70,7 @@ static int init(gcm_ctx *c, int enc, const unsigned char *key, size_t keylen, co
         c->iv_set = 1;
     }
     if (key) {
-        if (keylen != c->keylen) {
-            hwc_prov_error(HWC_ERR_KEY_LENGTH, "AES-GCM key of %zu bytes, want %zu", keylen, c->keylen);
-            return 0;
-        }
+        if (!hwc_prov_key_length(keylen, c->keylen)) return 0;
         if (!hwc_prov_check(hwc_aes_gcm_setkey(&c->key, key, keylen), "gcm setkey")) return 0;
         c->key_set = 1;
     }
@@ -158,15 +150,8 @@ static int cipher(void *vc, unsigned char *out, size_t *outl, size_t outsize, co
 static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
     gcm_ctx *c = vc;
     OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, c->ivlen)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, c->keylen)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) &&
         !OSSL_PARAM_set_size_t(p, c->taglen ? c->taglen : 16))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && !OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) &&
-        !OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
         if (!c->enc || !c->tag_ready || p->data_size == 0 || p->data_size > 16) {
@@ -175,16 +160,14 @@ static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
         }
         if (!OSSL_PARAM_set_octet_string(p, c->tag, p->data_size)) return 0;
     }
-    return 1;
+    return hwc_prov_cipher_ctx_params(params, c->keylen, c->ivlen, c->iv, c->iv);
 }
 
 static const OSSL_PARAM *gettable_ctx_params(void *vc, void *provctx) {
     (void)vc, (void)provctx;
-    static const OSSL_PARAM p[] = {
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL), OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL), OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0), OSSL_PARAM_END};
+    static const OSSL_PARAM p[] = {HWC_PROV_CIPHER_CTX_PARAM_LIST,
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+                                   OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0), OSSL_PARAM_END};
     return p;
 }
 

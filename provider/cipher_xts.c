@@ -25,10 +25,7 @@ static int init(xts_ctx *c, int enc, const unsigned char *key, size_t keylen, co
     if (!hwc_prov_set_iv(iv, ivlen, c->iv, NULL)) return 0;
     c->iv_set |= iv != NULL;
     if (key) {
-        if (keylen != c->keylen) {
-            hwc_prov_error(HWC_ERR_KEY_LENGTH, "XTS key of %zu bytes, want %zu", keylen, c->keylen);
-            return 0;
-        }
+        if (!hwc_prov_key_length(keylen, c->keylen)) return 0;
         if (!hwc_prov_check(hwc_aes_xts_setkey(&c->key, key, keylen), "xts setkey (equal halves?)")) return 0;
         c->key_set = 1;
     }
@@ -78,34 +75,17 @@ static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
 
 static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
     xts_ctx *c = vc;
-    OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, 16)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, c->keylen)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && !OSSL_PARAM_set_octet_string(p, c->iv, 16))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) && !OSSL_PARAM_set_octet_string(p, c->iv, 16))
-        return 0;
-    return 1;
+    return hwc_prov_cipher_ctx_params(params, c->keylen, 16, c->iv, c->iv);
 }
 
 static const OSSL_PARAM *gettable_ctx_params(void *vc, void *provctx) {
     (void)vc, (void)provctx;
-    static const OSSL_PARAM p[] = {OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-                                   OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-                                   OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0), OSSL_PARAM_END};
+    static const OSSL_PARAM p[] = {HWC_PROV_CIPHER_CTX_PARAM_LIST, OSSL_PARAM_END};
     return p;
 }
 
 static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
-    xts_ctx *c = vc;
-    const OSSL_PARAM *p = params ? OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN) : NULL;
-    size_t len;
-    if (p && (!OSSL_PARAM_get_size_t(p, &len) || len != c->keylen)) {
-        hwc_prov_error(HWC_ERR_KEY_LENGTH, "XTS key length is fixed at %zu bytes", c->keylen);
-        return 0;
-    }
-    return 1;
+    return hwc_prov_keylen_param(params, ((xts_ctx *)vc)->keylen);
 }
 
 static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {

@@ -70,6 +70,31 @@ int hwc_prov_key_param(const OSSL_PARAM params[], const void **key, size_t *len)
     return OSSL_PARAM_get_octet_string_ptr(p, key, len) ? 1 : -1;
 }
 
+int hwc_prov_cipher_ctx_params(OSSL_PARAM params[], size_t keylen, size_t ivlen, const unsigned char *oiv,
+                               const unsigned char *iv) {
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && !OSSL_PARAM_set_octet_string(p, oiv, ivlen))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) && !OSSL_PARAM_set_octet_string(p, iv, ivlen))
+        return 0;
+    return 1;
+}
+
+int hwc_prov_key_length(size_t got, size_t want) {
+    if (got == want) return 1;
+    hwc_prov_error(HWC_ERR_KEY_LENGTH, "key of %zu bytes, this cipher takes %zu", got, want);
+    return 0;
+}
+
+int hwc_prov_keylen_param(const OSSL_PARAM params[], size_t want) {
+    const OSSL_PARAM *p = params ? OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN) : NULL;
+    size_t len = want;
+    if (p && !OSSL_PARAM_get_size_t(p, &len)) return 0;
+    return hwc_prov_key_length(len, want);
+}
+
 int hwc_prov_set_iv(const unsigned char *iv, size_t ivlen, unsigned char *dst1, unsigned char *dst2) {
     if (!iv) return 1;
     if (ivlen != 16) {

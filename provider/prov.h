@@ -81,6 +81,20 @@ const OSSL_PARAM *hwc_prov_mac_gettable_sizes(void *vc, void *provctx);
 /* The "key" parameter of a MAC: 1 found (*key, *len set), 0 absent, -1 bad. */
 int hwc_prov_key_param(const OSSL_PARAM params[], const void **key, size_t *len);
 
+/* The context parameters every cipher answers: keylen, ivlen, iv (as
+   given), updated-iv (as it stands). */
+int hwc_prov_cipher_ctx_params(OSSL_PARAM params[], size_t keylen, size_t ivlen, const unsigned char *oiv,
+                               const unsigned char *iv);
+#define HWC_PROV_CIPHER_CTX_PARAM_LIST                                                     \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL), OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL), \
+        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),                            \
+        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0)
+
+/* A cipher's fixed key length: a key of another length, or a "keylen"
+   parameter asking for one, is refused with an error. */
+int hwc_prov_key_length(size_t got, size_t want);
+int hwc_prov_keylen_param(const OSSL_PARAM params[], size_t want);
+
 /* A cipher's 16-byte IV from init: copied to each of dst[] (NULL ends),
    or an error for another length. iv == NULL leaves them. */
 int hwc_prov_set_iv(const unsigned char *iv, size_t ivlen, unsigned char *dst1, unsigned char *dst2);

@@ -66,14 +66,7 @@ static int init(aes_ctx *c, int enc, const unsigned char *key, size_t keylen, co
     return set_ctx_params(c, params);
 }
 
-static int einit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    return init(vc, 1, key, keylen, iv, ivlen, params);
-}
-static int dinit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    return init(vc, 0, key, keylen, iv, ivlen, params);
-}
+HWC_PROV_CIPHER_INITS
 
 /* Whole blocks of ECB or CBC in the context's direction. */
 static int blocks(aes_ctx *c, unsigned char *out, const unsigned char *in, size_t len) {

@@ -77,14 +77,7 @@ static int init(gcm_ctx *c, int enc, const unsigned char *key, size_t keylen, co
     return 1;
 }
 
-static int einit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    return init(vc, 1, key, keylen, iv, ivlen, params);
-}
-static int dinit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    return init(vc, 0, key, keylen, iv, ivlen, params);
-}
+HWC_PROV_CIPHER_INITS
 
 /* The message starts at the first AAD, data or final after key and IV. */
 static int start(gcm_ctx *c) {

@@ -20,7 +20,7 @@ static void freectx(void *vc) { hwc_prov_free(vc, sizeof(xts_ctx)); }
 static void *dupctx(void *vc) { return hwc_prov_copy(vc, sizeof(xts_ctx)); }
 
 static int init(xts_ctx *c, int enc, const unsigned char *key, size_t keylen, const unsigned char *iv,
-                size_t ivlen) {
+                size_t ivlen, const OSSL_PARAM params[]) {
     c->enc = enc;
     if (!hwc_prov_set_iv(iv, ivlen, c->iv, NULL)) return 0;
     c->iv_set |= iv != NULL;
@@ -29,19 +29,10 @@ static int init(xts_ctx *c, int enc, const unsigned char *key, size_t keylen, co
         if (!hwc_prov_check(hwc_aes_xts_setkey(&c->key, key, keylen), "xts setkey (equal halves?)")) return 0;
         c->key_set = 1;
     }
-    return 1;
+    return hwc_prov_keylen_param(params, c->keylen);
 }
 
-static int einit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    (void)params;
-    return init(vc, 1, key, keylen, iv, ivlen);
-}
-static int dinit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    (void)params;
-    return init(vc, 0, key, keylen, iv, ivlen);
-}
+HWC_PROV_CIPHER_INITS
 
 static int update(void *vc, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
                   size_t inl) {

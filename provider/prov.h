@@ -113,6 +113,18 @@ int hwc_prov_set_iv(const unsigned char *iv, size_t ivlen, unsigned char *dst1, 
      {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},  \
      {0, NULL}}
 
+/* A cipher's encrypt_init and decrypt_init, from its
+   static int init(ctx, enc, key, keylen, iv, ivlen, params). */
+#define HWC_PROV_CIPHER_INITS                                                                    \
+    static int einit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, \
+                     size_t ivlen, const OSSL_PARAM params[]) {                                  \
+        return init(vc, 1, key, keylen, iv, ivlen, params);                                      \
+    }                                                                                            \
+    static int dinit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, \
+                     size_t ivlen, const OSSL_PARAM params[]) {                                  \
+        return init(vc, 0, key, keylen, iv, ivlen, params);                                      \
+    }
+
 /* The dispatch table of a cipher, from the static functions of its file
    and its own newctx and get_params. */
 #define HWC_PROV_CIPHER_DISPATCH(newctx_fn, get_params_fn)                      \

@@ -3,6 +3,8 @@
 # directory under that prefix (loadable by name from there) and both man
 # pages in place. Usage: install_test.sh BUILD_DIR MODULESDIR_RELATIVE
 set -u
+# openssl with the sanitizer runtimes preloaded when the module is built with them
+openssl() { LD_PRELOAD="${HWC_OPENSSL_PRELOAD:-${LD_PRELOAD:-}}" command openssl "$@"; }
 build=$1 rel=$2
 case $rel in /*)
   echo "SKIP: HWC_OSSL_MODULESDIR=$rel is absolute: installing would write outside a scratch prefix"
@@ -20,7 +22,7 @@ OPENSSL_MODULES=$mod openssl list -providers -provider hwcrypt 2>&1 | grep -q "h
   { echo "FAIL: installed module does not load by name from $mod"; fail=1; }
 if command -v groff >/dev/null; then
   for m in man/man1/hwcrypt.1 man/man7/hwcrypt-provider.7; do
-    out=$(env -u LD_PRELOAD groff -man -ww -z "$tmp/share/$m" 2>&1)
+    out=$(groff -man -ww -z "$tmp/share/$m" 2>&1)
     [ -z "$out" ] || { echo "FAIL: groff warnings in $m: $out"; fail=1; }
   done
 fi

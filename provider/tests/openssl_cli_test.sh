@@ -7,6 +7,8 @@
 # `openssl dgst -md_gost12_512` use hwcrypt.
 # Usage: openssl_cli_test.sh DIR_OF_hwcrypt.so /path/to/hwcrypt
 set -u
+# openssl with the sanitizer runtimes preloaded when the module is built with them
+openssl() { LD_PRELOAD="${HWC_OPENSSL_PRELOAD:-${LD_PRELOAD:-}}" command openssl "$@"; }
 dir=$(cd "$1" && pwd) cli=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -3,7 +3,8 @@
  * scheduler gives to other processes on a shared machine is not counted;
  * core cycles = CPU time x the core frequency calibrated in the same run
  * with a chain of dependent register adds (one per cycle). The TSC is not
- * used: on this VM it ticks at a fixed 2.1 GHz while cores run ~3.4 GHz. */
+ * used: on virtual machines it often ticks at a fixed rate unrelated to the
+ * core clock (docs/bench.md). */
 #ifndef HWC_BENCH_H
 #define HWC_BENCH_H
 

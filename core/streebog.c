@@ -4,7 +4,7 @@
 #include <string.h>
 #include "hwcrypt/streebog.h"
 #include "internal/streebog_constants.h"
-#include "streebog_internal.h"
+#include "core/streebog_internal.h"
 #include "internal/wipe.h"
 
 static int bits_ok(unsigned digest_bits) { return digest_bits == 256 || digest_bits == 512; }

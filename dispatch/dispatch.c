@@ -8,7 +8,7 @@
 #include <string.h>
 #include "hwcrypt/dispatch.h"
 #include "hwcrypt/status.h"
-#include "../internal/kernel.h"
+#include "internal/kernel.h"
 #include "dispatch/state.h"
 
 enum { REASON_AUTO, REASON_ENV, REASON_SELECT };

@@ -131,6 +131,7 @@ static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
         hwc_prov_error(HWC_PROV_R_BAD_DECRYPT, "GCM tag does not verify");
         return 0;
     }
+    if (st != HWC_OK) hwc_wipe(&c->msg, sizeof c->msg);   /* a refused tag length: the message is over */
     return hwc_prov_check(st, "gcm final (tag lengths 4, 8, 12 to 16)");
 }
 

@@ -215,10 +215,13 @@ static void ladder(hwc_mpi_mont *c, hwc_limb *const r[], const hwc_limb *const b
     hwc_wipe_inline(idx, sizeof idx);
 }
 
-/* A 64-byte aligned block of `words` words (NULL when out of memory). */
+/* A zeroed 64-byte aligned block of `words` words (NULL when out of memory):
+   domain values start at zero (a domain may keep zero padding in them). */
 static uint64_t *block_alloc(size_t words, size_t *bytes) {
     *bytes = (words * sizeof(uint64_t) + 63) & ~(size_t)63;
-    return aligned_alloc(64, *bytes);
+    uint64_t *blk = aligned_alloc(64, *bytes);
+    if (blk != NULL) memset(blk, 0, *bytes);
+    return blk;
 }
 
 static void block_free(uint64_t *blk, size_t bytes) {

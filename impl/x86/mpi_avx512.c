@@ -184,7 +184,7 @@ static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, co
 }
 
 /* One product per vector count, in the domain's signature: k0 = -m^-1 mod
-   2^52 is the low 52 bits of core/'s -m^-1 mod 2^64; c->aux digits.
+   2^52 is the low 52 bits of core/'s -m^-1 mod 2^64; c->aux[0] digits.
    Measured (cycles per AMM, this CPU): the split form is faster up to 5
    vectors (2048-bit: 1030 vs 1150), where the loop is latency-bound; above,
    port 0/5 throughput binds and the single accumulator (fewer VALIGNQ)
@@ -192,10 +192,10 @@ static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, co
 #define AMM_FN(N, BODY)                                                                       \
     static void amm_##N(uint64_t *r, const uint64_t *a, const uint64_t *b,                    \
                         const hwc_mpi_mont *c) {                                              \
-        BODY(r, a, b, c->md, c->minv[0] & MASK52, (int)c->aux, N);                              \
+        BODY(r, a, b, c->md, c->minv[0] & MASK52, (int)c->aux[0], N);                              \
     }                                                                                         \
     static void sqr_##N(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {              \
-        BODY(r, a, a, c->md, c->minv[0] & MASK52, (int)c->aux, N);                              \
+        BODY(r, a, a, c->md, c->minv[0] & MASK52, (int)c->aux[0], N);                              \
     }
 AMM_FN(2, amm_split_body)
 AMM_FN(3, amm_split_body)
@@ -214,10 +214,12 @@ static sqr_fn *const sqr_for_nv[MAX_NV + 1] = {NULL,  NULL,  sqr_2, sqr_3, sqr_4
                                                sqr_6, sqr_7, sqr_8, sqr_9, sqr_10};
 
 /* Lane `lane` of d = x (n limbs, radix 2^64) in digits of 52 bits: digit k
-   at word k * lanes + lane; words / lanes digits (the single domain's
-   padding digits zero). */
+   at word off + k * lanes + lane, off = c->aux[1] words of zero padding at
+   each end; (words - 2 off) / lanes digits (the single domain's top
+   digits zero). */
 void hwc_ifma_to52(uint64_t *d, const hwc_limb *x, size_t lane, const hwc_mpi_mont *c) {
-    const size_t n = c->n, stride = c->lanes, digits = c->words / stride;
+    const size_t n = c->n, stride = c->lanes, digits = (c->words - 2 * c->aux[1]) / stride;
+    d += c->aux[1];
     for (size_t k = 0; k < digits; k++) {
         size_t bit = 52 * k, i = bit / 64, sh = bit % 64;
         uint64_t v = 0;
@@ -231,8 +233,8 @@ void hwc_ifma_to52(uint64_t *d, const hwc_limb *x, size_t lane, const hwc_mpi_mo
 
 /* x (n limbs of radix 2^64) = lane `lane` of d (normalised 52-bit digits). */
 void hwc_ifma_from52(hwc_limb *x, const uint64_t *d, size_t lane, const hwc_mpi_mont *c) {
-    const size_t stride = c->lanes, digits = c->words / stride;
-    const uint64_t *p = d + lane;
+    const size_t stride = c->lanes, digits = (c->words - 2 * c->aux[1]) / stride;
+    const uint64_t *p = d + c->aux[1] + lane;
     for (size_t i = 0; i < c->n; i++) {
         size_t bit = 64 * i, k = bit / 52, sh = bit % 52;
         uint64_t v = k < digits ? p[k * stride] >> sh : 0;
@@ -244,21 +246,31 @@ void hwc_ifma_from52(hwc_limb *x, const uint64_t *d, size_t lane, const hwc_mpi_
 
 /* out = table[idx] reading every entry, constant time in idx: one index
    for all words (one lane), or lane l of every vector from table[idx[l]]
-   (8 lanes). */
+   (8 lanes). Blocks of up to 16 vectors held in registers; for each entry
+   one compare gives the lanes it owns as a mask vector, every vector of
+   the entry is loaded and ORed in under it (the loads never depend on
+   idx). */
 void hwc_ifma_select(uint64_t *out, const uint64_t *table, size_t entries, const size_t *idx,
                      const hwc_mpi_mont *c) {
+    enum { B = 16 };
     const __m512i vidx = c->lanes == 1 ? _mm512_set1_epi64((long long)idx[0])
                                        : _mm512_loadu_si512(idx);
     const size_t words = c->words;
-    for (size_t v = 0; v < words; v += 8) {
-        __m512i r = _mm512_setzero_si512();
+    for (size_t v0 = 0; v0 < words; v0 += 8 * B) {
+        const size_t nb = (words - v0) / 8 < B ? (words - v0) / 8 : B;
+        __m512i r[B];
+        for (size_t b = 0; b < B; b++) r[b] = _mm512_setzero_si512();
         for (size_t e = 0; e < entries; e++) {
             const __mmask8 k = _mm512_cmpeq_epu64_mask(_mm512_set1_epi64((long long)e), vidx);
-            const __m512i sel = _mm512_maskz_set1_epi64(k, -1);
-            const __m512i x = _mm512_loadu_si512(table + e * words + v);
-            r = _mm512_ternarylogic_epi64(r, x, sel, 0xF8); /* r | (x & sel) */
+            __m512i sel = _mm512_maskz_set1_epi64(k, -1);
+            __asm__("" : "+v"(sel)); /* a mask vector: no load masked by k */
+            const uint64_t *x = table + e * words + v0;
+            for (size_t b = 0; b < B; b++)
+                if (b < nb) /* r | (x & sel) */
+                    r[b] = _mm512_ternarylogic_epi64(r[b], _mm512_loadu_si512(x + 8 * b), sel, 0xF8);
         }
-        _mm512_storeu_si512(out + v, r);
+        for (size_t b = 0; b < B; b++)
+            if (b < nb) _mm512_storeu_si512(out + v0 + 8 * b, r[b]);
     }
 }
 
@@ -270,7 +282,7 @@ static int domain52(hwc_mpi_mont *c) {
     const size_t nd = (64 * c->n + 2 + 51) / 52, nv = (nd + 7) / 8;
     c->words = 8 * nv;
     c->rbits = 52 * nd;
-    c->aux = nd;
+    c->aux[0] = nd;
     c->to = hwc_ifma_to52;
     c->from = hwc_ifma_from52;
     c->mul = amm_for_nv[nv];

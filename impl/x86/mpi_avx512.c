@@ -249,15 +249,15 @@ void hwc_ifma_from52(hwc_limb *x, const uint64_t *d, size_t lane, const hwc_mpi_
    (8 lanes). Blocks of up to 16 vectors held in registers; for each entry
    one compare gives the lanes it owns as a mask vector, every vector of
    the entry is loaded and ORed in under it (the loads never depend on
-   idx). */
+   idx). The zero padding of c->aux[1] words at each end is left alone. */
 void hwc_ifma_select(uint64_t *out, const uint64_t *table, size_t entries, const size_t *idx,
                      const hwc_mpi_mont *c) {
     enum { B = 16 };
     const __m512i vidx = c->lanes == 1 ? _mm512_set1_epi64((long long)idx[0])
                                        : _mm512_loadu_si512(idx);
-    const size_t words = c->words;
-    for (size_t v0 = 0; v0 < words; v0 += 8 * B) {
-        const size_t nb = (words - v0) / 8 < B ? (words - v0) / 8 : B;
+    const size_t words = c->words, end = words - c->aux[1]; /* the zero padding stays */
+    for (size_t v0 = c->aux[1]; v0 < end; v0 += 8 * B) {
+        const size_t nb = (end - v0) / 8 < B ? (end - v0) / 8 : B;
         __m512i r[B];
         for (size_t b = 0; b < B; b++) r[b] = _mm512_setzero_si512();
         for (size_t e = 0; e < entries; e++) {

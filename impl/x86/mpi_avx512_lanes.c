@@ -22,22 +22,31 @@
 /* Row i of a product into the block of columns P..P+K-1 (d = P - i): lo
    parts into lo[k] += lo(x_(d+k) v), hi parts into hi[k] += hi(x_(d+k-1) v)
    (two sets: the chains per register stay short). Grouped by window digit
-   x_(d-1+q), q = 0..K: its hi part goes to column q, its lo part to column
-   q-1. Digits q < from are skipped (entering the chain at case `from`:
-   rows whose window starts below digit 0, and the cross products of a
-   square, which skip digits not above i); digits past the top read the
-   zero padding. */
+   w_q = x_(d-1+q), q = 0..K: its hi part goes to column q, its lo part to
+   column q-1. The digits used are q >= from (entering the chain at case
+   `from`: windows starting below digit 0, and the cross products of a
+   square, which skip digits not above i) or, with from = 0, q <= upto
+   (windows ending past the top digit, entered at case `upto` going down);
+   a window clipped at both ends reads the zero padding past the top. */
 #define ROW_Q(q)                                                                 \
     case q:                                                                      \
         w = _mm512_loadu_si512(xp + 8 * (q));                                    \
-        if ((q) > 0) lo[(q) - 1 > 0 ? (q) - 1 : 0] = LO(lo[(q) - 1 > 0 ? (q) - 1 : 0], w, v); \
+        if ((q) > 0) lo[(q) > 0 ? (q) - 1 : 0] = LO(lo[(q) > 0 ? (q) - 1 : 0], w, v); \
         if ((q) < K) hi[(q) < K ? (q) : 0] = HI(hi[(q) < K ? (q) : 0], w, v);    \
         __attribute__((fallthrough));
 static inline __attribute__((always_inline)) void row(__m512i lo[K], __m512i hi[K], const uint64_t *x,
-                                                      __m512i v, long d, unsigned from) {
+                                                      __m512i v, long d, unsigned from, unsigned upto) {
     const uint64_t *xp = x + 8 * (d - 1);
     __asm__("" : "+r"(xp)); /* a fresh window every row: no registers carried across rows */
     __m512i w;
+    if (from == 0 && upto < K) {
+        switch (upto) {
+            ROW_Q(7) ROW_Q(6) ROW_Q(5) ROW_Q(4) ROW_Q(3) ROW_Q(2) ROW_Q(1) ROW_Q(0)
+        default:
+            break;
+        }
+        return;
+    }
     switch (from) {
         ROW_Q(0) ROW_Q(1) ROW_Q(2) ROW_Q(3) ROW_Q(4) ROW_Q(5) ROW_Q(6) ROW_Q(7) ROW_Q(8)
     default:
@@ -45,17 +54,21 @@ static inline __attribute__((always_inline)) void row(__m512i lo[K], __m512i hi[
     }
 }
 
-/* Rows i in [i0, i1) of x * v_i into the block at P; rows from P on skip
-   the window digits below digit 0. `upper`: only the products x_j v_i with
-   j > i (v = x), i.e. window digits q >= 2i + 2 - P. */
+/* Rows i in [i0, i1) of x * v_i (x: nd digits) into the block at P.
+   `upper`: only the products x_j v_i with j > i (v = x), i.e. window digits
+   q >= 2i + 2 - P. */
 static inline __attribute__((always_inline)) void rows(__m512i lo[K], __m512i hi[K], const uint64_t *x,
                                                        const uint64_t *v, long P, long i0, long i1,
-                                                       int upper) {
+                                                       long nd, int upper) {
+    const long full = upper ? (P / 2 < i1 ? P / 2 : i1) : (P < i1 ? P : i1); /* from = 0 below */
+    long top = P + K - nd; /* rows below it: window past the top digit */
+    if (top > full) top = full;
     long i = i0;
-    const long full = upper ? (P / 2 < i1 ? P / 2 : i1) : (P < i1 ? P : i1);
-    for (; i < full; i++) row(lo, hi, x, _mm512_loadu_si512(v + 8 * i), P - i, 0);
+    for (; i < top; i++) row(lo, hi, x, _mm512_loadu_si512(v + 8 * i), P - i, 0, (unsigned)(nd - P + i));
+    for (; i < full; i++) row(lo, hi, x, _mm512_loadu_si512(v + 8 * i), P - i, 0, K);
     for (; i < i1; i++)
-        row(lo, hi, x, _mm512_loadu_si512(v + 8 * i), P - i, (unsigned)(upper ? 2 * i + 2 - P : i + 1 - P));
+        row(lo, hi, x, _mm512_loadu_si512(v + 8 * i), P - i,
+            (unsigned)(upper ? 2 * i + 2 - P : i + 1 - P), K);
 }
 
 /* r = (first stage's product) / R mod m, per lane: finely integrated
@@ -80,7 +93,7 @@ static inline __attribute__((always_inline)) void rows(__m512i lo[K], __m512i hi
             const long lo_i = P - nd > 0 ? P - nd : 0;                                       \
             for (int k = 0; k < K; k++) acc[k] = hi[k] = zero;                               \
             first;                                                                           \
-            rows(acc, hi, m, y, P, lo_i, P < nd ? P : nd, 0);                                \
+            rows(acc, hi, m, y, P, lo_i, P < nd ? P : nd, nd, 0);                                \
             acc[0] = _mm512_add_epi64(acc[0], carry);                                        \
             for (int k = 0; k < K; k++) acc[k] = _mm512_add_epi64(acc[k], hi[k]);            \
             __m512i cin = zero, S = zero; /* into column p: carry, terms of y_(p-1) */          \
@@ -116,7 +129,7 @@ static inline __attribute__((always_inline)) void rows(__m512i lo[K], __m512i hi
 /* r = a*b/R mod m in every lane (almost: < 2m for inputs < 2m). */
 static void mul8(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c) {
     const uint64_t *x = a + c->aux[1], *v = b + c->aux[1];
-    MONT_BLOCKS(rows(acc, hi, x, v, P, lo_i, P + K < nd ? P + K : nd, 0));
+    MONT_BLOCKS(rows(acc, hi, x, v, P, lo_i, P + K < nd ? P + K : nd, nd, 0));
 }
 
 /* r = a^2/R mod m: the cross products a_i a_j (i < j) once, doubled, then
@@ -124,7 +137,7 @@ static void mul8(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mp
 static void sqr8(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {
     const uint64_t *x = a + c->aux[1];
     MONT_BLOCKS({
-        rows(acc, hi, x, x, P, lo_i, (P + K) / 2 < nd ? (P + K) / 2 : nd, 1);
+        rows(acc, hi, x, x, P, lo_i, (P + K) / 2 < nd ? (P + K) / 2 : nd, nd, 1);
         for (int k = 0; k < K; k++) {
             const __m512i at = _mm512_loadu_si512(x + 8 * ((P + k) / 2)); /* zero past nd */
             acc[k] = _mm512_add_epi64(_mm512_add_epi64(acc[k], hi[k]), _mm512_add_epi64(acc[k], hi[k]));

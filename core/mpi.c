@@ -1,6 +1,6 @@
 /* mpi core: argument checks and schoolbook/Karatsuba multiplication,
  * written once for every kernel on the kernel's muladd (the exponentiation
- * is core/mpi_modexp.c). Contract: shared/API.md, include/hwcrypt/mpi.h. */
+ * is core/mpi_modexp.c). Reference: docs/API.md, include/hwcrypt/mpi.h. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -54,16 +54,8 @@ hwc_limb hwc_mpi_generic_muladd_u128(hwc_limb *d, const hwc_limb *s, size_t n, h
 hwc_limb hwc_mpi_generic_muladd_half32(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
 
 /* Schoolbook/Karatsuba crossover of hwc_mpi_mul (limbs of the shorter
-   operand), exported so the tests can probe threshold +-1. Measured on
-   this machine (Xeon, Sapphire Rapids class, gcc 12 -O3), balanced
-   n x n product in ns, generic / adx kernel:
-     threshold   n=32      n=64       n=128      n=256
-     none        518/372   2257/1531  10102/6375 40416/27015
-     24          612/535   2149/1838  6882/6515  22507/21175
-     32          686/553   2372/1968  7786/6429  25070/20527
-     48          557/394   1966/1543  6945/5528  21715/17935
-     64          551/381   1941/1553  6842/5368  21910/16696
-   (2 shared cores, +-5% noise): 48 is at or near the best for both. */
+   operand), exported so the tests can probe threshold +-1. 48 is at or near
+   the best for the generic and adx kernels (measurements: docs/bench.md). */
 #ifndef HWC_MPI_KARATSUBA_THRESHOLD
 #define HWC_MPI_KARATSUBA_THRESHOLD 48
 #endif

@@ -20,6 +20,9 @@ typedef struct hwc_aes_impl {
     void (*setkey)(hwc_aes_key *k, const uint8_t *key, size_t key_len);
     void (*ecb_encrypt)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
     void (*ecb_decrypt)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
+    /* setkey and ecb_* are required. Every mode slot below may be NULL:
+       core/ then builds that mode from ecb_* (core/aes_from_ecb.c), so a new
+       kernel can start with setkey + ECB only. */
     /* CBC over whole blocks; iv[] is updated to the last ciphertext block. */
     void (*cbc_encrypt)(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks);
     void (*cbc_decrypt)(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks);
@@ -55,12 +58,33 @@ typedef struct hwc_aes_impl {
 /* ---- streebog: GOST R 34.11-2012 compression ------------------------------ */
 /* Words are little-endian 64-bit rows: word i holds bytes 8i..8i+7 of the
    64-byte block as it appears in the message. */
+#define HWC_SB_MAX_LANES 4
+/* One lane of a lane step: h = g_N(h_in, m) (RFC 6986 section 8) with
+   N = n; when sigma is not NULL, then also N += 512 and Sigma += m (mod
+   2^512): stage 2 of section 8.2 for one block, repeated for each of the
+   step's nblocks consecutive 64-byte blocks from m. m is in message order.
+   h_in may equal h; h overlaps nothing else of any lane. */
+typedef struct hwc_sb_lane {
+    uint64_t *h;
+    const uint64_t *h_in;
+    uint64_t *n;
+    uint64_t *sigma;
+    const uint8_t *m;
+} hwc_sb_lane;
+
 typedef struct hwc_streebog_impl {
     /* h = g_N(h, m) (RFC 6986 section 8). */
     void (*g)(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]);
     /* For each 64-byte block m of data: h = g_N(h, m); N += 512; Sigma += m
        (mod 2^512, branch-free). Stage 2 of RFC 6986 section 8.2. */
     void (*blocks)(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uint8_t *data, size_t nblocks);
+    /* Lane step of width L: advances lane[0..L-1], independent of each
+       other, with their compressions interleaved, by nblocks >= 1 blocks
+       each (nblocks > 1 only when every lane has sigma set). g_lanes[L] for
+       L = 1..HWC_SB_MAX_LANES, NULL where the kernel has no step of that
+       width (core/ then uses narrower steps, or g). The kernel knows nothing
+       of messages, padding or finalisation: core/ schedules the lanes. */
+    void (*g_lanes[HWC_SB_MAX_LANES + 1])(const hwc_sb_lane *lane, size_t nblocks);
 } hwc_streebog_impl;
 
 /* ---- mpi ------------------------------------------------------------------- */
@@ -128,7 +152,9 @@ const hwc_aes_impl *hwc_active_aes(void);
 const hwc_streebog_impl *hwc_active_streebog(void);
 const hwc_mpi_impl *hwc_active_mpi(void);
 
-/* Kernel tables defined under impl/ (only those compiled in exist). */
+/* The kernel tables are declared by their rows in dispatch/registry.c; only
+   the portable ones, which every build has, are named here for core/ and the
+   tests. */
 extern const hwc_aes_impl hwc_aes_generic;
 extern const hwc_streebog_impl hwc_streebog_generic;
 extern const hwc_mpi_impl hwc_mpi_generic;

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages hwcrypt needs that are missing.
 #   deps.sh build   compiler, CMake, Ninja, cpu_features, Criterion, bench peers
-#   deps.sh test    + valgrind, qemu-user (old-CPU and AArch64 runs), clang, llvm
+#   deps.sh test    + valgrind, qemu-user (old-CPU and AArch64 runs), clang, llvm,
+#                   clang-19 with its sanitizer runtimes and libFuzzer (fuzz/, MSan, TSan)
 set -euo pipefail
 want=(build-essential cmake ninja-build pkg-config libcpu-features-dev libcriterion-dev
       libssl-dev libmbedtls-dev nettle-dev libgcrypt20-dev libgmp-dev)
 if [ "${1:-build}" = test ]; then
-  want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap)
+  want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap python3 coreutils
+         clang-19 libclang-rt-19-dev libfuzzer-19-dev
+         libengine-gost-openssl)   # gostprov: the provider tests cross-check Streebog with it
 fi
 missing=()
 for p in "${want[@]}"; do

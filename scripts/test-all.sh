@@ -7,6 +7,11 @@
 #     the right kernel is active and the suite passes
 #  4. install, then a consumer built with find_package and with pkg-config
 #  5. AArch64 leg: cross-build, suite under qemu-aarch64 (.ci/arm64.sh)
+#  6. differential fuzzers (fuzz/), each for HWC_FUZZ_SECONDS in an ASan + UBSan
+#     clang-19 build, with their execution counts
+#  7. ThreadSanitizer: cold init and kernel switching races (tests/tsan_threads.c)
+#  8. MemorySanitizer constant-time check on every x86 kernel and mode, and the
+#     planted leaks it must report (tests/ct_msan.c, docs/constant-time.md)
 # Ends with one line "N passed, N failed" (test programs / ctest entries).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -135,6 +140,51 @@ fi
 if [ -f .ci/arm64.sh ] && [ "${HWC_SKIP_ARM64:-0}" != 1 ]; then
   log "AArch64 leg"
   if bash .ci/arm64.sh 2>&1 | tee build-ci/arm64.log; then step_ok; else step_fail "AArch64 leg"; fi
+fi
+
+# 6. Differential fuzzing: every kernel against generic and OpenSSL/libgcrypt/GMP.
+fuzz_secs=${HWC_FUZZ_SECONDS:-40}
+log "fuzzers (clang-19, ASan + UBSan, ${fuzz_secs} s each)"
+if CC=clang-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
+     -DHWC_SANITIZE=ON -DHWC_FUZZ=ON -DHWC_BUILD_TESTS=OFF -DHWC_BUILD_BENCH=OFF \
+     -DHWC_BUILD_TOOLS=OFF >/dev/null && cmake --build build-fuzz -j"$jobs" >/dev/null; then
+  for h in aes cmac streebog modexp; do
+    work=build-fuzz/corpus-$h
+    rm -rf "$work" && mkdir -p "$work"   # new inputs go here, never into fuzz/corpus
+    if ./build-fuzz/fuzz/fuzz_$h -max_total_time="$fuzz_secs" -artifact_prefix=build-fuzz/ \
+         "$work" "fuzz/corpus/$h" >"build-fuzz/fuzz_$h.log" 2>&1; then
+      echo "fuzz_$h: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "build-fuzz/fuzz_$h.log")"
+      step_ok
+    else
+      tail -n 30 "build-fuzz/fuzz_$h.log"; step_fail "fuzz_$h (input in build-fuzz/crash-*)"
+    fi
+  done
+else
+  step_fail "fuzz build"
+fi
+
+# 7. ThreadSanitizer (Criterion's runner cannot start under TSan: a plain program).
+log "ThreadSanitizer: init and kernel-switching races"
+if CC=clang-19 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
+     -DHWC_TSAN=ON -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF >/dev/null &&
+   cmake --build build-tsan -j"$jobs" --target tsan_threads >/dev/null; then
+  for i in 1 2 3; do   # three fresh processes: three cold inits
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build-tsan/tests/tsan_threads &&
+      step_ok || step_fail "tsan_threads (run $i)"
+  done
+else
+  step_fail "tsan build"
+fi
+
+# 8. MemorySanitizer constant-time check (only ct_msan is built with MSan).
+log "MemorySanitizer constant-time check"
+if CC=clang-19 cmake -S . -B build-msan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
+     -DHWC_MSAN=ON -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF >/dev/null &&
+   cmake --build build-msan -j"$jobs" --target ct_msan >/dev/null; then
+  ctest --test-dir build-msan -R '^ct_msan' --output-on-failure -j"$jobs" 2>&1 | tee build-msan/ctest.log
+  count_ctest "msan" build-msan/ctest.log
+else
+  step_fail "msan build"
 fi
 
 log "done in $((SECONDS - t0)) s"

@@ -71,63 +71,6 @@ static inline __attribute__((always_inline)) void normalise_store(uint64_t *r, _
     }
 }
 
-/* Both products below keep the a*b_i and m*y_i halves in separate
-   accumulators x and z (shorter chains per register). Row i adds the low
-   halves, moves x and z down one lane (VALIGNQ), then adds the high halves.
-   They differ in how the scalar digit y_(i+1) is kept off the vector's
-   latency. */
-#define AMM_START                                                                 \
-    __m512i x[MAX_NV], z[MAX_NV], av[MAX_NV], mv[MAX_NV];                        \
-    const __m512i zero = _mm512_setzero_si512();                                 \
-    UNROLL                                                                       \
-    for (int v = 0; v < nv; v++) {                                               \
-        x[v] = zero;                                                             \
-        z[v] = zero;                                                             \
-        av[v] = _mm512_loadu_si512(a + 8 * v);                                   \
-        mv[v] = _mm512_loadu_si512(m + 8 * v);                                   \
-    }
-
-/* x += lo(a b_i), z += lo(m y_i), then both move down one lane. */
-static inline __attribute__((always_inline)) void row_lo_shift(__m512i *x, __m512i *z, const __m512i *av,
-                                                               const __m512i *mv, __m512i vb, __m512i vy,
-                                                               const int nv) {
-    const __m512i zero = _mm512_setzero_si512();
-    UNROLL
-    for (int v = 0; v < nv; v++) {
-        x[v] = _mm512_madd52lo_epu64(x[v], av[v], vb);
-        z[v] = _mm512_madd52lo_epu64(z[v], mv[v], vy);
-    }
-    UNROLL
-    for (int v = 0; v < nv - 1; v++) {
-        x[v] = _mm512_alignr_epi64(x[v + 1], x[v], 1);
-        z[v] = _mm512_alignr_epi64(z[v + 1], z[v], 1);
-    }
-    x[nv - 1] = _mm512_alignr_epi64(zero, x[nv - 1], 1);
-    z[nv - 1] = _mm512_alignr_epi64(zero, z[nv - 1], 1);
-}
-
-/* x += hi(a b_i), z += hi(m y_i). */
-static inline __attribute__((always_inline)) void row_hi(__m512i *x, __m512i *z, const __m512i *av,
-                                                         const __m512i *mv, __m512i vb, __m512i vy,
-                                                         const int nv) {
-    UNROLL
-    for (int v = 0; v < nv; v++) {
-        x[v] = _mm512_madd52hi_epu64(x[v], av[v], vb);
-        z[v] = _mm512_madd52hi_epu64(z[v], mv[v], vy);
-    }
-}
-
-/* r = normalised x + z, with lanes set by `lanes` (bit k: lane k) taken
-   from the scalar columns c[k]. */
-static inline __attribute__((always_inline)) void amm_finish(uint64_t *r, __m512i *x, const __m512i *z,
-                                                             const uint64_t *c, int lanes, const int nv) {
-    UNROLL
-    for (int v = 0; v < nv; v++) x[v] = _mm512_add_epi64(x[v], z[v]);
-    for (int k = 0; k < 2; k++)
-        if (lanes >> k & 1) x[0] = _mm512_mask_set1_epi64(x[0], (__mmask8)(1u << k), (long long)c[k]);
-    normalise_store(r, x, nv);
-}
-
 /* Low and high 52 bits of the 104-bit product of two 52-bit digits. */
 static inline __attribute__((always_inline)) uint64_t mul52(uint64_t x, uint64_t y, uint64_t *hi) {
     unsigned long long h;
@@ -138,88 +81,85 @@ static inline __attribute__((always_inline)) uint64_t mul52(uint64_t x, uint64_t
 
 /* r = a*b*2^(-52*nd) mod m, almost: result < 2m for a, b < 2m, normalised
    digits; nv vectors of 8 lanes, lanes >= nd of a, b, m are zero. r may
-   alias a or b. Lane 0 is tracked exactly in scalar (acc0, full 104-bit
-   products); lane 1 of z is read before the low halves are added and
-   lo52(m[1]*y) is added in scalar, so the next lane-0 value does not wait
-   for this row's m*y vector work. */
-static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, const uint64_t *a,
-                                                                 const uint64_t *b, const uint64_t *m,
-                                                                 uint64_t k0, int nd, const int nv) {
-    AMM_START
-    const uint64_t a0 = a[0], m0 = m[0], m1 = m[1];
-    uint64_t acc0 = 0;
-    for (int i = 0; i < nd; i++) {
-        const uint64_t bi = b[i];
-        const uint64_t z1 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(z[0]), 1);
-        unsigned long long h;
-        const uint64_t lab = _mulx_u64(a0, bi, &h);
-        const uint64_t u = acc0 + (lab & MASK52);
-        const uint64_t hab = (h << 12) | (lab >> 52);
-        const uint64_t y = (u * k0) & MASK52;
-        const uint64_t lmy = _mulx_u64(m0, y, &h);
-        /* u + lo(m0 y) == 0 mod 2^52: the rest carries into lane 1 (the
-           order of these sums is the one the compiler schedules best) */
-        const uint64_t carry = ((u + (lmy & MASK52)) >> 52) + ((h << 12) | (lmy >> 52)) + hab + z1 +
-                               ((m1 * y) & MASK52);
-        const __m512i vb = _mm512_set1_epi64((long long)bi), vy = _mm512_set1_epi64((long long)y);
-        row_lo_shift(x, z, av, mv, vb, vy, nv);
-        acc0 = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(x[0])) + carry;
-        row_hi(x, z, av, mv, vb, vy, nv);
+   alias a or b. The a*b_i and m*y_i halves accumulate in separate vectors
+   x and z (shorter chains per register): row i adds the low halves, moves
+   x and z down one lane (VALIGNQ), then adds the high halves. Columns i
+   and i+1 are kept exactly in scalar (c[0]: column i with every carry,
+   c[1]: column i+1 without row i): row i completes them from products of
+   digits 0..2 and the vector's column i+2, read before row i touches it
+   (one row ahead), so the scalar chain that makes y never waits for the
+   vector's row. */
+static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const uint64_t *a,
+                                                           const uint64_t *b, const uint64_t *m,
+                                                           uint64_t k0, int nd, const int nv) {
+    __m512i x[MAX_NV], z[MAX_NV], av[MAX_NV], mv[MAX_NV];
+    const __m512i zero = _mm512_setzero_si512();
+    UNROLL
+    for (int v = 0; v < nv; v++) {
+        x[v] = zero;
+        z[v] = zero;
+        av[v] = _mm512_loadu_si512(a + 8 * v);
+        mv[v] = _mm512_loadu_si512(m + 8 * v);
     }
-    amm_finish(r, x, z, &acc0, 1, nv);
-}
-
-/* The same product with columns i and i+1 kept exactly in scalar (c[0]:
-   column i with every carry, c[1]: column i+1 without row i): row i
-   completes them from products of digits 0..2 and the vector's column i+2,
-   read before row i touches it (one row ahead), so the scalar chain never
-   waits for the vector's row. Costs three more scalar products per row;
-   pays where the rows are long (more vectors). */
-static inline __attribute__((always_inline)) void amm_ahead_body(uint64_t *r, const uint64_t *a,
-                                                                 const uint64_t *b, const uint64_t *m,
-                                                                 uint64_t k0, int nd, const int nv) {
-    AMM_START
     const uint64_t a0 = a[0], a1 = a[1], a2 = a[2], m0 = m[0], m1 = m[1], m2 = m[2];
-    uint64_t c[2] = {0, 0};
+    uint64_t c0 = 0, c1 = 0;
     for (int i = 0; i < nd; i++) {
         const uint64_t bi = b[i];
         const uint64_t c2 = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(x[0], 1)) +
                             (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(z[0], 1));
         uint64_t ha0, ha1, hm0, hm1, h;
         const uint64_t la0 = mul52(a0, bi, &ha0), la1 = mul52(a1, bi, &ha1), la2 = mul52(a2, bi, &h);
-        const uint64_t t = c[0] + la0;
+        const uint64_t t = c0 + la0;
         const uint64_t y = (t * k0) & MASK52;
         const uint64_t lm0 = mul52(m0, y, &hm0), lm1 = mul52(m1, y, &hm1), lm2 = mul52(m2, y, &h);
-        c[0] = c[1] + la1 + lm1 + ha0 + hm0 + ((t + lm0) >> 52);
-        c[1] = c2 + la2 + lm2 + ha1 + hm1;
+        /* t + lo(m0 y) == 0 mod 2^52: the rest carries into column i+1 */
+        c0 = c1 + la1 + lm1 + ha0 + hm0 + ((t + lm0) >> 52);
+        c1 = c2 + la2 + lm2 + ha1 + hm1;
         const __m512i vb = _mm512_set1_epi64((long long)bi), vy = _mm512_set1_epi64((long long)y);
-        row_lo_shift(x, z, av, mv, vb, vy, nv);
-        row_hi(x, z, av, mv, vb, vy, nv);
+        UNROLL
+        for (int v = 0; v < nv; v++) {
+            x[v] = _mm512_madd52lo_epu64(x[v], av[v], vb);
+            z[v] = _mm512_madd52lo_epu64(z[v], mv[v], vy);
+        }
+        UNROLL
+        for (int v = 0; v < nv - 1; v++) {
+            x[v] = _mm512_alignr_epi64(x[v + 1], x[v], 1);
+            z[v] = _mm512_alignr_epi64(z[v + 1], z[v], 1);
+        }
+        x[nv - 1] = _mm512_alignr_epi64(zero, x[nv - 1], 1);
+        z[nv - 1] = _mm512_alignr_epi64(zero, z[nv - 1], 1);
+        UNROLL
+        for (int v = 0; v < nv; v++) {
+            x[v] = _mm512_madd52hi_epu64(x[v], av[v], vb);
+            z[v] = _mm512_madd52hi_epu64(z[v], mv[v], vy);
+        }
     }
-    amm_finish(r, x, z, c, 3, nv);
+    UNROLL
+    for (int v = 0; v < nv; v++) x[v] = _mm512_add_epi64(x[v], z[v]);
+    x[0] = _mm512_mask_set1_epi64(x[0], 1, (long long)c0);
+    x[0] = _mm512_mask_set1_epi64(x[0], 2, (long long)c1);
+    normalise_store(r, x, nv);
 }
 
 /* One product per vector count, in the domain's signature: k0 = -m^-1 mod
-   2^52 is the low 52 bits of core/'s -m^-1 mod 2^64; c->aux[0] digits.
-   The split body up to 5 vectors (2048 bits), the one-row-ahead body above
-   (figures: docs/bench.md). */
-#define AMM_FN(N, BODY)                                                                       \
+   2^52 is the low 52 bits of core/'s -m^-1 mod 2^64; c->aux[0] digits. */
+#define AMM_FN(N)                                                                             \
     static void amm_##N(uint64_t *r, const uint64_t *a, const uint64_t *b,                    \
                         const hwc_mpi_mont *c) {                                              \
-        BODY(r, a, b, c->md, c->minv[0] & MASK52, (int)c->aux[0], N);                              \
+        amm_body(r, a, b, c->md, c->minv[0] & MASK52, (int)c->aux[0], N);                    \
     }                                                                                         \
     static void sqr_##N(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {              \
-        BODY(r, a, a, c->md, c->minv[0] & MASK52, (int)c->aux[0], N);                              \
+        amm_body(r, a, a, c->md, c->minv[0] & MASK52, (int)c->aux[0], N);                    \
     }
-AMM_FN(2, amm_split_body)
-AMM_FN(3, amm_split_body)
-AMM_FN(4, amm_split_body)
-AMM_FN(5, amm_split_body)
-AMM_FN(6, amm_ahead_body)
-AMM_FN(7, amm_ahead_body)
-AMM_FN(8, amm_ahead_body)
-AMM_FN(9, amm_ahead_body)
-AMM_FN(10, amm_ahead_body)
+AMM_FN(2)
+AMM_FN(3)
+AMM_FN(4)
+AMM_FN(5)
+AMM_FN(6)
+AMM_FN(7)
+AMM_FN(8)
+AMM_FN(9)
+AMM_FN(10)
 typedef void amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c);
 typedef void sqr_fn(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c);
 static amm_fn *const amm_for_nv[MAX_NV + 1] = {NULL,  NULL,  amm_2, amm_3, amm_4, amm_5,

@@ -81,64 +81,59 @@ static inline __attribute__((always_inline)) uint64_t mul52(uint64_t x, uint64_t
 
 /* r = a*b*2^(-52*nd) mod m, almost: result < 2m for a, b < 2m, normalised
    digits; nv vectors of 8 lanes, lanes >= nd of a, b, m are zero. r may
-   alias a or b. The a*b_i and m*y_i halves accumulate in separate vectors
-   x and z (shorter chains per register): row i adds the low halves, moves
-   x and z down one lane (VALIGNQ), then adds the high halves. Columns i
-   and i+1 are kept exactly in scalar (c[0]: column i with every carry,
-   c[1]: column i+1 without row i): row i completes them from products of
-   digits 0..2 and the vector's column i+2, read before row i touches it
-   (one row ahead), so the scalar chain that makes y never waits for the
-   vector's row. */
+   alias a or b. Row i: acc <- (acc + lo(a b_i) + lo(m y_i)) moved down one
+   lane, + hi(a b_i) + hi(m y_i); written as acc moved down (one VALIGNQ
+   per vector) plus the products of pre-shifted operands a_s, m_s (a_s lane
+   j = a_(j+1), shifted once per product), formed from zero off the
+   accumulator's chain and added with VPADDQ. Columns i and i+1 are kept
+   exactly in scalar (c0: column i with every carry, c1: column i+1 without
+   row i): row i completes them from products of digits 0..2 and the
+   vector's column i+2, read before row i touches it (one row ahead), so
+   the scalar chain that makes y never waits for the vector's row. */
 static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const uint64_t *a,
                                                            const uint64_t *b, const uint64_t *m,
                                                            uint64_t k0, int nd, const int nv) {
-    __m512i x[MAX_NV], z[MAX_NV], av[MAX_NV], mv[MAX_NV];
+    __m512i acc[MAX_NV], av[MAX_NV], mv[MAX_NV], as[MAX_NV], ms[MAX_NV];
     const __m512i zero = _mm512_setzero_si512();
     UNROLL
     for (int v = 0; v < nv; v++) {
-        x[v] = zero;
-        z[v] = zero;
+        acc[v] = zero;
         av[v] = _mm512_loadu_si512(a + 8 * v);
         mv[v] = _mm512_loadu_si512(m + 8 * v);
+    }
+    UNROLL
+    for (int v = 0; v < nv; v++) {
+        as[v] = _mm512_alignr_epi64(v + 1 < nv ? av[v + 1 < nv ? v + 1 : v] : zero, av[v], 1);
+        ms[v] = _mm512_alignr_epi64(v + 1 < nv ? mv[v + 1 < nv ? v + 1 : v] : zero, mv[v], 1);
     }
     const uint64_t a0 = a[0], a1 = a[1], a2 = a[2], m0 = m[0], m1 = m[1], m2 = m[2];
     uint64_t c0 = 0, c1 = 0;
     for (int i = 0; i < nd; i++) {
         const uint64_t bi = b[i];
-        const uint64_t c2 = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(x[0], 1)) +
-                            (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(z[0], 1));
-        uint64_t ha0, ha1, hm0, hm1, h;
-        const uint64_t la0 = mul52(a0, bi, &ha0), la1 = mul52(a1, bi, &ha1), la2 = mul52(a2, bi, &h);
+        const uint64_t c2 = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
+        uint64_t ha0, ha1, hm0, hm1;
+        const uint64_t la0 = mul52(a0, bi, &ha0), la1 = mul52(a1, bi, &ha1), la2 = (a2 * bi) & MASK52;
         const uint64_t t = c0 + la0;
         const uint64_t y = (t * k0) & MASK52;
-        const uint64_t lm0 = mul52(m0, y, &hm0), lm1 = mul52(m1, y, &hm1), lm2 = mul52(m2, y, &h);
-        /* t + lo(m0 y) == 0 mod 2^52: the rest carries into column i+1 */
-        c0 = c1 + la1 + lm1 + ha0 + hm0 + ((t + lm0) >> 52);
+        /* t + lo(m0 y) == 0 mod 2^52: it carries t >> 52 into column i+1,
+           plus 1 unless t's low 52 bits are zero (no wait for m0 y) */
+        const uint64_t carry = (t >> 52) + ((t & MASK52) != 0);
+        (void)mul52(m0, y, &hm0);
+        const uint64_t lm1 = mul52(m1, y, &hm1), lm2 = (m2 * y) & MASK52;
+        c0 = c1 + la1 + lm1 + ha0 + hm0 + carry;
         c1 = c2 + la2 + lm2 + ha1 + hm1;
         const __m512i vb = _mm512_set1_epi64((long long)bi), vy = _mm512_set1_epi64((long long)y);
         UNROLL
         for (int v = 0; v < nv; v++) {
-            x[v] = _mm512_madd52lo_epu64(x[v], av[v], vb);
-            z[v] = _mm512_madd52lo_epu64(z[v], mv[v], vy);
-        }
-        UNROLL
-        for (int v = 0; v < nv - 1; v++) {
-            x[v] = _mm512_alignr_epi64(x[v + 1], x[v], 1);
-            z[v] = _mm512_alignr_epi64(z[v + 1], z[v], 1);
-        }
-        x[nv - 1] = _mm512_alignr_epi64(zero, x[nv - 1], 1);
-        z[nv - 1] = _mm512_alignr_epi64(zero, z[nv - 1], 1);
-        UNROLL
-        for (int v = 0; v < nv; v++) {
-            x[v] = _mm512_madd52hi_epu64(x[v], av[v], vb);
-            z[v] = _mm512_madd52hi_epu64(z[v], mv[v], vy);
+            const __m512i pa = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, as[v], vb), av[v], vb);
+            const __m512i pm = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, ms[v], vy), mv[v], vy);
+            const __m512i sh = _mm512_alignr_epi64(v + 1 < nv ? acc[v + 1 < nv ? v + 1 : v] : zero, acc[v], 1);
+            acc[v] = _mm512_add_epi64(sh, _mm512_add_epi64(pa, pm));
         }
     }
-    UNROLL
-    for (int v = 0; v < nv; v++) x[v] = _mm512_add_epi64(x[v], z[v]);
-    x[0] = _mm512_mask_set1_epi64(x[0], 1, (long long)c0);
-    x[0] = _mm512_mask_set1_epi64(x[0], 2, (long long)c1);
-    normalise_store(r, x, nv);
+    acc[0] = _mm512_mask_set1_epi64(acc[0], 1, (long long)c0);
+    acc[0] = _mm512_mask_set1_epi64(acc[0], 2, (long long)c1);
+    normalise_store(r, acc, nv);
 }
 
 /* One product per vector count, in the domain's signature: k0 = -m^-1 mod

@@ -71,15 +71,44 @@ static inline __attribute__((always_inline)) void rows(__m512i lo[K], __m512i hi
             (unsigned)(upper ? 2 * i + 2 - P : i + 1 - P), K);
 }
 
-/* r = (first stage's product) / R mod m, per lane: finely integrated
-   product scanning (Koc, Acar, Kaliski, "Analyzing and comparing
-   Montgomery multiplication algorithms", IEEE Micro 16(3), 1996) over
-   blocks of K columns in registers: each block takes the product terms
-   (`first`), the terms of the y_i already known, then, column by column,
-   y_p = t_p k0 mod 2^52 of each lane and its terms inside the block; the
-   carry runs from column to column. Block P reads a, b digits >= P - nd
-   only and writes r digits < P + K - nd, so r may alias a or b. */
-#define MONT_BLOCKS(first)                                                                  \
+/* Column p (k in the block) once all its terms but those of y_(p-1) (S) and
+   the carry (cin) are in acc[k]: below nd, y_p = col k0 mod 2^52 (bits
+   above 52 of y unused), summed so the terms of y_(p-1) come last; col +
+   lo(m_0 y_p) == 0 mod 2^52, so its carry is col >> 52, plus 1 unless
+   col's low bits are 0; y_p's terms go into the block's later columns
+   (and into S for column p+1). From nd on, the result digit p - nd. */
+#define COLUMN(k)                                                                            \
+    do {                                                                                     \
+        const long p = P + (k);                                                              \
+        const __m512i col = _mm512_add_epi64(_mm512_add_epi64(acc[k], cin), S);              \
+        if (p < nd) {                                                                        \
+            const __m512i yp = LO(LO(LO(zero, acc[k], k0), cin, k0), S, k0);                \
+            cin = _mm512_mask_add_epi64(_mm512_srli_epi64(col, 52), _mm512_test_epi64_mask(col, mask), \
+                                        _mm512_srli_epi64(col, 52), one);                    \
+            _mm512_storeu_si512(y + 8 * p, yp);                                              \
+            S = _mm512_add_epi64(LO(zero, _mm512_loadu_si512(m + 8), yp), HI(zero, _mm512_loadu_si512(m), yp)); \
+            for (int q = (k) + 2; q < K; q++) {                                              \
+                acc[q] = LO(acc[q], _mm512_loadu_si512(m + 8 * (q - (k))), yp);              \
+                acc[q] = HI(acc[q], _mm512_loadu_si512(m + 8 * (q - (k) - 1)), yp);          \
+            }                                                                                \
+        } else {                                                                             \
+            if (p < 2 * nd) _mm512_storeu_si512(out + 8 * (p - nd), _mm512_and_si512(col, mask)); \
+            cin = _mm512_srli_epi64(col, 52);                                                \
+            S = zero;                                                                        \
+        }                                                                                    \
+    } while (0)
+
+/* r = (x * v) / R mod m, per lane: finely integrated product scanning
+   (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
+   algorithms", IEEE Micro 16(3), 1996) over blocks of K columns in
+   registers: a block holds its product terms (rows of x * v_i, i < end(P);
+   `upper`: a square's cross products, then `finish`), takes the terms of
+   the y_i already known, then its columns one by one (COLUMN); the carry
+   runs from column to column. The product rows of the next block are
+   issued between the columns, so they fill the wait of the y chain. Block
+   P reads x, v digits >= P - nd only and writes r digits < P + K - nd, so
+   r may alias x or v. */
+#define MONT_BLOCKS(X, V, upper, end, finish)                                               \
     do {                                                                                     \
         const long nd = (long)c->aux[0];                                                     \
         const __m512i mask = _mm512_set1_epi64((long long)MASK52);                           \
@@ -87,64 +116,52 @@ static inline __attribute__((always_inline)) void rows(__m512i lo[K], __m512i hi
         const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);             \
         const uint64_t *m = c->md + c->aux[1];                                               \
         uint64_t *y = c->scratch, *out = r + c->aux[1];                                      \
-        __m512i carry = zero;                                                                \
+        __m512i carry = zero, acc[K], hi[K], nxt[K];                                         \
+        for (int k = 0; k < K; k++) acc[k] = zero;                                           \
+        rows(acc, acc, X, V, 0, 0, end(0), nd, upper);                                       \
+        finish(acc, 0);                                                                      \
         for (long P = 0; P < 2 * nd; P += K) {                                               \
-            __m512i acc[K], hi[K];                                                           \
-            const long lo_i = P - nd > 0 ? P - nd : 0;                                       \
-            for (int k = 0; k < K; k++) acc[k] = hi[k] = zero;                               \
-            first;                                                                           \
-            rows(acc, hi, m, y, P, lo_i, P < nd ? P : nd, nd, 0);                                \
+            for (int k = 0; k < K; k++) hi[k] = zero;                                        \
+            rows(acc, hi, m, y, P, P - nd > 0 ? P - nd : 0, P < nd ? P : nd, nd, 0);          \
             acc[0] = _mm512_add_epi64(acc[0], carry);                                        \
             for (int k = 0; k < K; k++) acc[k] = _mm512_add_epi64(acc[k], hi[k]);            \
-            __m512i cin = zero, S = zero; /* into column p: carry, terms of y_(p-1) */          \
-            for (int k = 0; k < K; k++) {                                                    \
-                const long p = P + k;                                                        \
-                const __m512i col = _mm512_add_epi64(_mm512_add_epi64(acc[k], cin), S);      \
-                if (p < nd) {                                                                \
-                    /* y_p = col k0 mod 2^52 (bits above 52 of y unused), summed so the  \
-                       terms of y_(p-1) come last; col + lo(m_0 y_p) == 0 mod 2^52:    \
-                       its carry is col >> 52, plus 1 unless col's low bits are 0 */   \
-                    const __m512i yp = LO(LO(LO(zero, acc[k], k0), cin, k0), S, k0);       \
-                    cin = _mm512_mask_add_epi64(_mm512_srli_epi64(col, 52),                  \
-                                                _mm512_test_epi64_mask(col, mask),           \
-                                                _mm512_srli_epi64(col, 52), one);            \
-                    _mm512_storeu_si512(y + 8 * p, yp);                                      \
-                    S = _mm512_add_epi64(LO(zero, _mm512_loadu_si512(m + 8), yp),            \
-                                         HI(zero, _mm512_loadu_si512(m), yp));               \
-                    for (int q = k + 2; q < K; q++) {                                        \
-                        acc[q] = LO(acc[q], _mm512_loadu_si512(m + 8 * (q - k)), yp);        \
-                        acc[q] = HI(acc[q], _mm512_loadu_si512(m + 8 * (q - k - 1)), yp);    \
-                    }                                                                        \
-                } else {                                                                     \
-                    if (p < 2 * nd)                                                          \
-                        _mm512_storeu_si512(out + 8 * (p - nd), _mm512_and_si512(col, mask)); \
-                    cin = _mm512_srli_epi64(col, 52);                                        \
-                    S = zero;                                                                \
-                }                                                                            \
-            }                                                                                \
+            const long Pn = P + K, n0 = Pn - nd > 0 ? Pn - nd : 0;                           \
+            const long n1 = Pn < 2 * nd ? end(Pn) : n0, half = n0 + (n1 - n0) / 2;           \
+            for (int k = 0; k < K; k++) nxt[k] = zero;                                       \
+            __m512i cin = zero, S = zero; /* into column p: carry, terms of y_(p-1) */      \
+            COLUMN(0); COLUMN(1); COLUMN(2); COLUMN(3);                                       \
+            rows(nxt, nxt, X, V, Pn, n0, half, nd, upper);                                   \
+            COLUMN(4); COLUMN(5); COLUMN(6); COLUMN(7);                                       \
+            rows(nxt, nxt, X, V, Pn, half, n1, nd, upper);                                   \
+            finish(nxt, Pn);                                                                 \
             carry = cin; /* the terms of y_(P+K-1) reach column P+K with the next block's rows */ \
+            for (int k = 0; k < K; k++) acc[k] = nxt[k];                                     \
         }                                                                                    \
     } while (0)
+
+#define MUL_END(P) ((P) + K < nd ? (P) + K : nd)
+#define MUL_FINISH(t, P) ((void)(t), (void)(P))
 
 /* r = a*b/R mod m in every lane (almost: < 2m for inputs < 2m). */
 static void mul8(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c) {
     const uint64_t *x = a + c->aux[1], *v = b + c->aux[1];
-    MONT_BLOCKS(rows(acc, hi, x, v, P, lo_i, P + K < nd ? P + K : nd, nd, 0));
+    MONT_BLOCKS(x, v, 0, MUL_END, MUL_FINISH);
 }
 
-/* r = a^2/R mod m: the cross products a_i a_j (i < j) once, doubled, then
-   the squares a_i^2 (Handbook of Applied Cryptography, 14.16, by columns). */
+/* The cross products a_i a_j (i < j) once, doubled, then the squares a_i^2
+   (Handbook of Applied Cryptography, 14.16, by columns). */
+#define SQR_END(P) (((P) + K) / 2 < nd ? ((P) + K) / 2 : nd)
+#define SQR_FINISH(t, P)                                                                     \
+    for (int k = 0; k < K; k++) {                                                            \
+        const __m512i at = _mm512_loadu_si512(x + 8 * (((P) + k) / 2)); /* zero past nd */ \
+        t[k] = _mm512_add_epi64(t[k], t[k]);                                                 \
+        t[k] = (k & 1) ? HI(t[k], at, at) : LO(t[k], at, at);                                \
+    }
+
+/* r = a^2/R mod m in every lane. */
 static void sqr8(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {
     const uint64_t *x = a + c->aux[1];
-    MONT_BLOCKS({
-        rows(acc, hi, x, x, P, lo_i, (P + K) / 2 < nd ? (P + K) / 2 : nd, nd, 1);
-        for (int k = 0; k < K; k++) {
-            const __m512i at = _mm512_loadu_si512(x + 8 * ((P + k) / 2)); /* zero past nd */
-            acc[k] = _mm512_add_epi64(_mm512_add_epi64(acc[k], hi[k]), _mm512_add_epi64(acc[k], hi[k]));
-            hi[k] = zero;
-            acc[k] = (k & 1) ? HI(acc[k], at, at) : LO(acc[k], at, at);
-        }
-    });
+    MONT_BLOCKS(x, x, 1, SQR_END, SQR_FINISH);
 }
 
 int hwc_ifma_domain_lanes(hwc_mpi_mont *c) {

@@ -94,7 +94,7 @@ struct hwc_mpi_impl;
 
 /* Odd moduli (one, or one per lane of a lane-sliced kernel) in a kernel's
    own Montgomery representation (its "domain", e.g. radix 2^52 digits):
-   core/mpi.c runs the exponentiation ladder, the kernel supplies the
+   core/mpi_modexp.c runs the exponentiation ladder, the kernel supplies the
    arithmetic. A domain value holds `lanes` numbers in `words` 64-bit words;
    R = 2^rbits must exceed 4m for every lane's m. Domain values live in
    memory core/ zeroed first (words a kernel never writes stay zero). core/

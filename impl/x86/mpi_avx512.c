@@ -1,5 +1,6 @@
 /* mpi kernel "avx512": modular exponentiation in radix 2^52 with AVX-512 IFMA
- * (VPMADD52LUQ/VPMADD52HUQ), for moduli of 8..64 limbs (512..4096 bits).
+ * (VPMADD52LUQ/VPMADD52HUQ), for moduli of 8..64 limbs (512..4096 bits); the
+ * 8-lane domain for many moduli at once (1..64 limbs) is mpi_avx512_lanes.c.
  *
  * Technique (published): Gueron, Krasnov, "Accelerating Big Integer
  * Arithmetic Using Intel IFMA Extensions" (ARITH 2016); squares use the same
@@ -13,7 +14,7 @@
  * 104-bit products), so y never waits for a vector reduction. Digits are
  * normalised once per multiplication by a carry-lookahead on compare masks.
  *
- * The exponentiation ladder is core/mpi.c's: this file supplies the
+ * The exponentiation ladder is core/mpi_modexp.c's: this file supplies the
  * radix-2^52 domain (conversion in and out, the product, the square and a
  * masked table read with compare masks) through the table's domain slot.
  * No branch and no memory index depends on base or exponent values.

@@ -3,7 +3,8 @@
  * intel-ipsec-mb, libgcrypt, nettle, mbedTLS. AES-128 and AES-256, encrypt
  * and decrypt (tag checked), 12-byte IV; one whole message per operation
  * (IV set, AAD, data, tag), keys expanded once outside timing. Sizes 16 B,
- * 64 B, 1 KiB, 16 KiB, 64 KiB without AAD, and 16 KiB with 64 bytes of AAD.
+ * 64 B, 1 KiB, 16 KiB, 64 KiB without AAD, and 16 KiB with 64 bytes of AAD
+ * (--quick: 16 B and 16 KiB).
  * Decrypt rows use a real ciphertext and tag, so every library runs its
  * success path. */
 #define _GNU_SOURCE
@@ -309,10 +310,10 @@ static void run_group(const hwc_bench_opts *o, int dec, unsigned key_len, size_t
 }
 
 void hwc_bench_gcm(const hwc_bench_opts *o) {
-    static const size_t quick_sizes[] = {16, 1024, 16384};
+    static const size_t quick_sizes[] = {16, 16384};
     static const size_t full_sizes[] = {16, 64, 1024, 16384, 65536};
     const size_t *sizes = o->quick ? quick_sizes : full_sizes;
-    const size_t nsizes = o->quick ? 3 : 5, maxlen = 65536;
+    const size_t nsizes = o->quick ? 2 : 5, maxlen = 65536;
     g_pt = aligned_alloc(64, maxlen);
     g_ct = aligned_alloc(64, maxlen);
     g_out = aligned_alloc(64, maxlen);
@@ -328,7 +329,7 @@ void hwc_bench_gcm(const hwc_bench_opts *o) {
     for (unsigned kl = 16; kl <= 32; kl += 16) {
         for (int dec = 0; dec < 2; dec++) {
             for (size_t i = 0; i < nsizes; i++) run_group(o, dec, kl, sizes[i], 0);
-            run_group(o, dec, kl, 16384, 64);
+            if (!o->quick) run_group(o, dec, kl, 16384, 64);   /* 16 KiB with 64 bytes of AAD */
         }
     }
     free(g_pt);

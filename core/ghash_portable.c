@@ -2,96 +2,80 @@
  *
  * Blocks are read as two big-endian 64-bit words, so the coefficient of x^i
  * of the standard's bit-reflected polynomial sits at bit 127 - i of the
- * 128-bit integer. A carry-less 64x64 product is built from ordinary integer
- * multiplications of operands whose bits are spread four apart (masks
- * 0x1111.., 0x2222.., 0x4444.., 0x8888..): each product position then sums at
- * most 15 one-bits below bit 64, so the carries never reach the next used
- * position, and masking the result keeps the XOR of the partial products.
- * That gives the low 64 bits of the product; the high 64 bits are the low
- * bits of the product of the bit-reversed operands, reversed again and
- * shifted by one. Three products per 128-bit multiplication (Karatsuba), then
- * the reduction modulo x^128 + x^7 + x^2 + x + 1 with shifts. No branch and
- * no memory index depends on the key or the data. */
-#include <string.h>
+ * 128-bit integer. A carry-less 64x64 product is built from ordinary
+ * 64x64 -> 128-bit integer multiplications of operands whose bits are spread
+ * four apart (masks 0x1111.., 0x2222.., 0x4444.., 0x8888..): with the
+ * multiplier cut to its low 60 bits, each product position sums at most 15
+ * one-bits, so the carries never reach the next used position, and masking
+ * the results keeps the XOR of the partial products. The top four bits of
+ * the multiplier (one per class) meet at most one bit of each class of the
+ * multiplicand at any position: those four products have no carries at all.
+ * Three such products per 128-bit multiplication (Karatsuba), a shift by one
+ * (the product of two reflected polynomials) and the reduction modulo
+ * x^128 + x^7 + x^2 + x + 1 with shifts. No branch and no memory index
+ * depends on the key or the data. Needs unsigned __int128 (GCC and clang on
+ * 64-bit targets). */
+#include "internal/bytes.h"
 #include "internal/ghash_portable.h"
-#include "internal/wipe.h"
 
 #define M0 0x1111111111111111ull
 #define M1 0x2222222222222222ull
 #define M2 0x4444444444444444ull
 #define M3 0x8888888888888888ull
+#define LOW60 0x0fffffffffffffffull
 
+typedef unsigned __int128 u128;
 typedef uint64_t u64_alias __attribute__((may_alias));
 
 /* The hash key in htab: for each of h0, h1, h0^h1 (low and high words of H,
-   and their sum for the middle Karatsuba product) and for their bit
-   reversals, the four masked parts. */
-enum { HK_LO = 0, HK_HI = 4, HK_MID = 8, HK_REV = 12, HK_WORDS = 24 };
+   and their sum for the middle Karatsuba product), its four masked parts. */
+enum { HK_LO = 0, HK_HI = 4, HK_MID = 8 };
 
-static inline uint64_t load_be64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-
-static inline void store_be64(uint8_t *p, uint64_t v) {
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
-}
-
-static inline uint64_t rev64(uint64_t x) {
-    x = ((x & 0x5555555555555555ull) << 1) | ((x >> 1) & 0x5555555555555555ull);
-    x = ((x & 0x3333333333333333ull) << 2) | ((x >> 2) & 0x3333333333333333ull);
-    x = ((x & 0x0f0f0f0f0f0f0f0full) << 4) | ((x >> 4) & 0x0f0f0f0f0f0f0f0full);
-    return __builtin_bswap64(x);
-}
-
-static inline void split4(uint64_t *d, uint64_t y) {
+static inline void split4(u64_alias *d, uint64_t y) {
     d[0] = y & M0;
     d[1] = y & M1;
     d[2] = y & M2;
     d[3] = y & M3;
 }
 
-/* Low 64 bits of the carry-less product x * y, y given as its four parts. */
-static inline uint64_t clmul_lo(uint64_t x, const u64_alias *y) {
-    uint64_t x0 = x & M0, x1 = x & M1, x2 = x & M2, x3 = x & M3;
-    uint64_t z0 = (x0 * y[0]) ^ (x1 * y[3]) ^ (x2 * y[2]) ^ (x3 * y[1]);
-    uint64_t z1 = (x0 * y[1]) ^ (x1 * y[0]) ^ (x2 * y[3]) ^ (x3 * y[2]);
-    uint64_t z2 = (x0 * y[2]) ^ (x1 * y[1]) ^ (x2 * y[0]) ^ (x3 * y[3]);
-    uint64_t z3 = (x0 * y[3]) ^ (x1 * y[2]) ^ (x2 * y[1]) ^ (x3 * y[0]);
-    return (z0 & M0) | (z1 & M1) | (z2 & M2) | (z3 & M3);
+static inline u128 both(uint64_t m) {
+    return (u128)m << 64 | m;
+}
+
+/* The 128-bit carry-less product x * y, y given as its four parts. */
+static inline u128 clmul64(uint64_t x, const u64_alias *y) {
+    const uint64_t xl = x & LOW60, xh = x & ~LOW60;
+    const uint64_t x0 = xl & M0, x1 = xl & M1, x2 = xl & M2, x3 = xl & M3;
+    const u128 y0 = y[0], y1 = y[1], y2 = y[2], y3 = y[3];
+    u128 z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
+    u128 z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
+    u128 z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
+    u128 z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
+    u128 top = (xh * y0) ^ (xh * y1) ^ (xh * y2) ^ (xh * y3);
+    return (z0 & both(M0)) ^ (z1 & both(M1)) ^ (z2 & both(M2)) ^ (z3 & both(M3)) ^ top;
 }
 
 void hwc_ghash_portable_init(unsigned char *htab, const uint8_t h[16]) {
     u64_alias *t = (u64_alias *)htab;
-    uint64_t h1 = load_be64(h), h0 = load_be64(h + 8);
+    uint64_t h1 = hwc_load_be64(h), h0 = hwc_load_be64(h + 8);
     split4(t + HK_LO, h0);
     split4(t + HK_HI, h1);
     split4(t + HK_MID, h0 ^ h1);
-    split4(t + HK_REV + HK_LO, rev64(h0));
-    split4(t + HK_REV + HK_HI, rev64(h1));
-    split4(t + HK_REV + HK_MID, rev64(h0) ^ rev64(h1));
 }
 
 /* x = (x ^ block) * H per block; x kept in two words between blocks. */
 void hwc_ghash_portable(const unsigned char *htab, uint8_t x[16], const uint8_t *in, size_t blocks) {
     const u64_alias *t = (const u64_alias *)htab;
-    uint64_t x1 = load_be64(x), x0 = load_be64(x + 8);
+    uint64_t x1 = hwc_load_be64(x), x0 = hwc_load_be64(x + 8);
     for (size_t b = 0; b < blocks; b++, in += 16) {
-        uint64_t y1 = x1 ^ load_be64(in), y0 = x0 ^ load_be64(in + 8), y2 = y0 ^ y1;
-        uint64_t r1 = rev64(y1), r0 = rev64(y0), r2 = r0 ^ r1;
+        uint64_t y1 = x1 ^ hwc_load_be64(in), y0 = x0 ^ hwc_load_be64(in + 8);
         /* 128-bit products lo*lo, hi*hi, mid*mid (Karatsuba) */
-        uint64_t z0l = clmul_lo(y0, t + HK_LO), z2l = clmul_lo(y1, t + HK_HI);
-        uint64_t z1l = clmul_lo(y2, t + HK_MID);
-        uint64_t z0h = rev64(clmul_lo(r0, t + HK_REV + HK_LO)) >> 1;
-        uint64_t z2h = rev64(clmul_lo(r1, t + HK_REV + HK_HI)) >> 1;
-        uint64_t z1h = rev64(clmul_lo(r2, t + HK_REV + HK_MID)) >> 1;
-        z1l ^= z0l ^ z2l;
-        z1h ^= z0h ^ z2h;
+        u128 z0 = clmul64(y0, t + HK_LO), z2 = clmul64(y1, t + HK_HI);
+        u128 z1 = clmul64(y0 ^ y1, t + HK_MID) ^ z0 ^ z2;
         /* 256-bit product, most significant word first, then shifted left by
            one: the reflected product of two degree-127 polynomials */
-        uint64_t w0 = z2h, w1 = z2l ^ z1h, w2 = z0h ^ z1l, w3 = z0l;
+        uint64_t w0 = (uint64_t)(z2 >> 64), w1 = (uint64_t)z2 ^ (uint64_t)(z1 >> 64);
+        uint64_t w2 = (uint64_t)(z0 >> 64) ^ (uint64_t)z1, w3 = (uint64_t)z0;
         w0 = (w0 << 1) | (w1 >> 63);
         w1 = (w1 << 1) | (w2 >> 63);
         w2 = (w2 << 1) | (w3 >> 63);
@@ -104,6 +88,6 @@ void hwc_ghash_portable(const unsigned char *htab, uint8_t x[16], const uint8_t 
         x1 = w0;
         x0 = w1;
     }
-    store_be64(x, x1);
-    store_be64(x + 8, x0);
+    hwc_store_be64(x, x1);
+    hwc_store_be64(x + 8, x0);
 }

@@ -123,7 +123,7 @@ typedef struct {
 
 /* For each lane l < L: h[l] = the words of H(pad || msg[l]) (Streebog-512),
    msg[l] one 64-byte block as words; h and msg do not overlap. */
-static void hash_block_lanes(const block_hash *b, size_t L, uint64_t msg[][8], uint64_t h[][8],
+static void hash_block_lanes(block_hash *b, size_t L, uint64_t msg[][8], uint64_t h[][8],
                              block_scratch *x) {
     static const uint64_t last_w[8] = {1};
     hwc_sb_lane io[HWC_SB_MAX_LANES] = {{0}};
@@ -131,13 +131,13 @@ static void hash_block_lanes(const block_hash *b, size_t L, uint64_t msg[][8], u
         memcpy(x->sigma[l], b->sigma, sizeof x->sigma[l]);
         hwc_streebog_add512(x->sigma[l], msg[l]);
         hwc_streebog_add512(x->sigma[l], last_w);
-        io[l] = (hwc_sb_lane){h[l], b->h, (uint64_t *)b->n0, NULL,
+        io[l] = (hwc_sb_lane){h[l], b->h, b->n0, NULL,
                               hwc_sb_words_bytes(msg[l], x->bytes[0][l])};
     }
     hwc_sb_compress(b->k, L, io, 1);   /* h = g_N(h, m) */
-    for (size_t l = 0; l < L; l++) io[l].h_in = h[l], io[l].n = (uint64_t *)b->n1, io[l].m = b->last;
+    for (size_t l = 0; l < L; l++) io[l].h_in = h[l], io[l].n = b->n1, io[l].m = b->last;
     hwc_sb_compress(b->k, L, io, 1);   /* h = g_N(h, 0^511 || 1) */
-    for (size_t l = 0; l < L; l++) io[l].n = (uint64_t *)b->zero, io[l].m = b->n1_bytes;
+    for (size_t l = 0; l < L; l++) io[l].n = b->zero, io[l].m = b->n1_bytes;
     hwc_sb_compress(b->k, L, io, 1);   /* h = g_0(h, N) */
     for (size_t l = 0; l < L; l++) io[l].m = hwc_sb_words_bytes(x->sigma[l], x->bytes[1][l]);
     hwc_sb_compress(b->k, L, io, 1);   /* h = g_0(h, Sigma) */
@@ -145,7 +145,7 @@ static void hash_block_lanes(const block_hash *b, size_t L, uint64_t msg[][8], u
 
 /* RFC 8018 section 5.2 for L output blocks at once: u[l] holds U_1 of block
    l on entry; on return t[l] = U_1 ^ ... ^ U_c. */
-static void pbkdf2_lanes(const block_hash pads[2], size_t L, uint32_t iterations, uint64_t u[][8],
+static void pbkdf2_lanes(block_hash pads[2], size_t L, uint32_t iterations, uint64_t u[][8],
                          uint64_t t[][8]) {
     uint64_t d[HWC_SB_MAX_LANES][8];
     block_scratch x;

@@ -28,18 +28,16 @@ const uint8_t *hwc_sb_words_bytes(const uint64_t w[8], uint8_t tmp[64]) {
 #endif
 }
 
-/* One lane by the kernel's g (kernels without a 1-lane step). */
+/* One lane by the kernel's blocks() or g (kernels without a 1-lane step). */
 static void lane_by_g(const hwc_streebog_impl *k, const hwc_sb_lane *a, size_t nblocks) {
     uint64_t m[8];
     if (a->h != a->h_in) memcpy(a->h, a->h_in, sizeof m);
-    for (size_t b = 0; b < nblocks; b++) {
-        for (int i = 0; i < 8; i++) m[i] = hwc_streebog_load64(a->m + 64 * b + 8 * i);
-        k->g(a->h, a->n, m);
-        if (a->sigma) {
-            hwc_streebog_add512_word(a->n, 512);
-            hwc_streebog_add512(a->sigma, m);
-        }
+    if (a->sigma) {
+        k->blocks(a->h, a->n, a->sigma, a->m, nblocks);
+        return;
     }
+    for (int i = 0; i < 8; i++) m[i] = hwc_streebog_load64(a->m + 8 * i);
+    k->g(a->h, a->n, m);
 }
 
 void hwc_sb_compress(const hwc_streebog_impl *k, size_t count, const hwc_sb_lane *lane,

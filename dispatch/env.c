@@ -79,16 +79,21 @@ static int apply_pair(hwc_dispatch_state *st, const char *item, const char *fam_
     return HWC_OK;
 }
 
+/* One line naming the kernels this build has; returns `status`. */
+static int report_names(FILE *err, const char *item, const char *what, int status) {
+    char names[256];
+    hwc_kernel_names(names, sizeof names);
+    report(err, item, what, names);
+    return status;
+}
+
 /* kernel: every family that has a kernel of that name; one line for the item
    naming the families where it could not be used. */
 static int apply_name(hwc_dispatch_state *st, const char *item, const char *kname, FILE *err) {
     int rc = HWC_OK, applied = 0;
-    char failed[128] = "", names[256];
-    if (!hwc_kernel_name_known(kname)) {
-        hwc_kernel_names(names, sizeof names);
-        report(err, item, "no family has a kernel of that name", names);
-        return HWC_ERR_UNKNOWN_KERNEL;
-    }
+    char failed[128] = "";
+    if (!hwc_kernel_name_known(kname))
+        return report_names(err, item, "no family has a kernel of that name", HWC_ERR_UNKNOWN_KERNEL);
     for (int fam = 0; fam < HWC_NFAM; fam++) {
         int idx = hwc_kernel_index(fam, kname);
         if (idx < 0 || !hwc_registry[idx].impl) continue;
@@ -102,11 +107,8 @@ static int apply_name(hwc_dispatch_state *st, const char *item, const char *knam
             rc = first_error(rc, e);
         }
     }
-    if (!applied && !failed[0]) {
-        hwc_kernel_names(names, sizeof names);
-        report(err, item, "kernel is not compiled into this build", names);
-        return HWC_ERR_KERNEL_UNAVAILABLE;
-    }
+    if (!applied && !failed[0])
+        return report_names(err, item, "kernel is not compiled into this build", HWC_ERR_KERNEL_UNAVAILABLE);
     if (failed[0]) {
         char what[200];
         snprintf(what, sizeof what, "this CPU/OS cannot run it for %s", failed);
@@ -117,12 +119,8 @@ static int apply_name(hwc_dispatch_state *st, const char *item, const char *knam
 
 /* -kernel: excluded from automatic choice. Not compiled in is fine. */
 static int apply_exclusion(hwc_dispatch_state *st, const char *item, const char *kname, FILE *err) {
-    char names[256];
-    if (!hwc_kernel_name_known(kname)) {
-        hwc_kernel_names(names, sizeof names);
-        report(err, item, "no family has a kernel of that name", names);
-        return HWC_ERR_UNKNOWN_KERNEL;
-    }
+    if (!hwc_kernel_name_known(kname))
+        return report_names(err, item, "no family has a kernel of that name", HWC_ERR_UNKNOWN_KERNEL);
     for (int fam = 0; fam < HWC_NFAM; fam++) {
         int idx = hwc_kernel_index(fam, kname);
         if (idx >= 0) st->excluded[idx] = 1;

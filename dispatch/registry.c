@@ -49,7 +49,7 @@ const char *const hwc_family_names[HWC_NFAM + 1] = {"aes", "streebog", "mpi", NU
            0, hwc_aes_avx512, NEVER)                                                              \
     /* VAES on ymm: Zen 3, Alder Lake; also preferred where zmm slows the core. */               \
     KERNEL(aes, "vaes-avx2", hwc_aes_vaes_avx2, AES_VAES_AVX2, VAES_YMM_NEEDS, 200, 0,             \
-           0, hwc_aes_vaes_avx2, NEVER)                                                           \
+           HWC_F_VPCLMUL, hwc_aes_vaes_avx2_clmul, AES_VAES_AVX2_CLMUL)                           \
     KERNEL(aes, "aesni", hwc_aes_aesni, AES_AESNI, AES_NI_NEEDS, 100, 0, 0, hwc_aes_aesni, NEVER)   \
     /* ARMv8 Crypto Extensions; 8 blocks in flight, 4 on in-order and single-AES-pipe cores. */   \
     KERNEL(aes, "neon", hwc_aes_neon, AES_NEON, NEON_AES_NEEDS, 100, 0,                            \

@@ -1,10 +1,11 @@
-/* How the AES and CMAC suites (test_aes.c, test_cmac.c) make the keys they
+/* How the AES suites (test_aes.c, test_cmac.c, ct_aes.c) make the keys they
  * test. Normally through the public calls, bound to the selected kernel.
- * Built with HWC_TEST_AES_FALLBACK (test_aes_fallback, test_cmac_fallback),
- * the same suites run on keys bound to an ECB-only copy of the selected
- * kernel's table (setkey and ecb_* only, every other slot NULL), so every
- * mode goes through core/'s ECB-built fallbacks (tests/test_aes_fallback.c).
- * Keys the suites compare against ("generic") stay on the full tables. */
+ * Built with HWC_TEST_AES_FALLBACK (test_aes_fallback, test_cmac_fallback,
+ * ct_aes_fallback), the same suites run on keys bound to an ECB-only copy of
+ * the selected kernel's table (setkey and ecb_* only, every other slot
+ * NULL), so every mode goes through core/'s ECB-built fallbacks
+ * (tests/ecb_only_keys.c). Keys the suites compare against ("generic") stay
+ * on the full tables. */
 #ifndef HWC_TEST_AES_SUITE_KEYS_H
 #define HWC_TEST_AES_SUITE_KEYS_H
 

@@ -67,8 +67,30 @@ static int aes_kats(void) {
     hwc_aes_xts_encrypt(&xk, tweak, out, pt, 32);
     ok &= expect("IEEE 1619 vector 2 XTS",
                  out, "c454185e6a16936e39334038acef838bfb186fff7480adc4289382ecd6d394f0");
+    /* McGrew-Viega GCM specification, Appendix B, Test Case 4 (AES-128-GCM,
+       20 bytes of AAD, 60 bytes of data): C and T */
+    hwc_aes_gcm_key gk;
+    uint8_t gkey[16], giv[12], aad[20], gct[64];
+    unhex("feffe9928665731c6d6a8f9467308308", gkey);
+    unhex("cafebabefacedbaddecaf888", giv);
+    unhex("feedfacedeadbeeffeedfacedeadbeefabaddad2", aad);
+    unhex("d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+          "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39", pt);
+    hwc_aes_gcm_setkey(&gk, gkey, 16);
+    hwc_aes_gcm_encrypt(&gk, giv, 12, aad, 20, gct, pt, 60, tag, 16);
+    ok &= expect("GCM spec Test Case 4 C", gct,
+                 "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+                 "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091");
+    ok &= expect("GCM spec Test Case 4 T", tag, "5bc94fbc3221a5db94fae95ae7121a47");
+    if (hwc_aes_gcm_decrypt(&gk, giv, 12, aad, 20, out, gct, 60, tag, 16) != HWC_OK ||
+        memcmp(out, pt, 60) != 0)
+        ok = 0, printf("    FAILED: GCM spec Test Case 4 decrypt\n"), failures++;
+    tag[15] ^= 1;
+    if (hwc_aes_gcm_decrypt(&gk, giv, 12, aad, 20, out, gct, 60, tag, 16) != HWC_ERR_AUTH_FAILED)
+        ok = 0, printf("    FAILED: GCM forged tag accepted\n"), failures++;
     hwc_wipe(&k, sizeof k);
     hwc_wipe(&xk, sizeof xk);
+    hwc_wipe(&gk, sizeof gk);
     return ok;
 }
 

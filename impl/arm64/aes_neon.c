@@ -18,6 +18,7 @@
  * schedule; dispatch/ picks one per CPU model (dispatch/cpu.c). */
 #include <arm_neon.h>
 #include <string.h>
+#include "internal/bytes.h"
 #include "internal/wipe.h"
 #include "internal/kernel.h"
 
@@ -259,15 +260,6 @@ static void neon_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out,
 }
 
 /* ---- CTR: 128-bit big-endian counter (SP 800-38A B.1, wraps mod 2^128) ----------- */
-static inline uint64_t load_be64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-static inline void store_be64(uint8_t *p, uint64_t v) {
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
-}
 
 /* The counter lives in a vector as two native 64-bit lanes {hi, lo}. Adding
    j < 2^64 to the 128-bit value: lane add, then a carry into hi exactly when
@@ -285,7 +277,7 @@ HWC_INLINE void ctr_nr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out,
                        const uint8_t *in, size_t blocks, const int nr) {
     uint8x16_t rk[15];
     load_keys(rk, k->sched, nr);
-    uint64x2_t c = vcombine_u64(vcreate_u64(load_be64(ctr)), vcreate_u64(load_be64(ctr + 8)));
+    uint64x2_t c = vcombine_u64(vcreate_u64(hwc_load_be64(ctr)), vcreate_u64(hwc_load_be64(ctr + 8)));
 #define CTR(w)                                                                 \
     uint8x16_t b[w];                                                           \
     b[0] = vrev64q_u8(vreinterpretq_u8_u64(c));                                \
@@ -300,8 +292,8 @@ HWC_INLINE void ctr_nr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out,
     out += 16 * w;
     OVER_BLOCKS(k, blocks, CTR);
 #undef CTR
-    store_be64(ctr, vgetq_lane_u64(c, 0));
-    store_be64(ctr + 8, vgetq_lane_u64(c, 1));
+    hwc_store_be64(ctr, vgetq_lane_u64(c, 0));
+    hwc_store_be64(ctr + 8, vgetq_lane_u64(c, 1));
 }
 
 static void neon_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,

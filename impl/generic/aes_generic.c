@@ -22,6 +22,7 @@
  * Needs a little-endian target (x86-64, AArch64) and GCC/clang vector
  * extensions; SSE2 / AdvSIMD suffice. */
 #include <string.h>
+#include "internal/bytes.h"
 #include "internal/wipe.h"
 #include "internal/kernel.h"
 #include "internal/ghash_portable.h"
@@ -453,26 +454,16 @@ static void gen_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, 
     hwc_wipe_inline(p, sizeof p);
 }
 
-static inline uint64_t be64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
-    return v;
-}
-
-static inline void put_be64(uint8_t *p, uint64_t v) {
-    for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
-}
-
 /* SP 800-38A 6.5 with a 128-bit big-endian counter, wrapping mod 2^128. */
 static void gen_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                     size_t blocks) {
-    uint64_t hi = be64(ctr), lo = be64(ctr + 8);
+    uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
     uint8_t ks[BATCH_BYTES];
     while (blocks) {
         size_t n = blocks < BATCH ? blocks : BATCH;
         for (size_t i = 0; i < BATCH; i++) {
-            put_be64(ks + 16 * i, hi);
-            put_be64(ks + 16 * i + 8, lo);
+            hwc_store_be64(ks + 16 * i, hi);
+            hwc_store_be64(ks + 16 * i + 8, lo);
             if (i < n) {
                 lo++;
                 hi += (lo == 0);
@@ -487,8 +478,8 @@ static void gen_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const u
         out += 16 * n;
         blocks -= n;
     }
-    put_be64(ctr, hi);
-    put_be64(ctr + 8, lo);
+    hwc_store_be64(ctr, hi);
+    hwc_store_be64(ctr + 8, lo);
     hwc_wipe_inline(ks, sizeof ks);
 }
 
@@ -553,7 +544,7 @@ static void gen_cmac_chain(const hwc_aes_key *k, uint8_t state[16], const uint8_
    written, so in place works. */
 static void gcm_blocks(const hwc_aes_key *k, const unsigned char *htab, int dec, uint8_t ctr[16],
                        uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
-    uint32_t c32 = (uint32_t)be64(ctr + 8);
+    uint32_t c32 = (uint32_t)hwc_load_be64(ctr + 8);
     uint8_t ks[BATCH_BYTES];
     while (blocks) {
         size_t n = blocks < BATCH ? blocks : BATCH;
@@ -575,7 +566,7 @@ static void gcm_blocks(const hwc_aes_key *k, const unsigned char *htab, int dec,
         out += 16 * n;
         blocks -= n;
     }
-    put_be64(ctr + 8, (be64(ctr + 8) & 0xffffffff00000000ull) | c32);
+    hwc_store_be64(ctr + 8, (hwc_load_be64(ctr + 8) & 0xffffffff00000000ull) | c32);
     hwc_wipe_inline(ks, sizeof ks);
 }
 

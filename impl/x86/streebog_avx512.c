@@ -29,7 +29,7 @@
  *   P(S(a)), so L runs inside each lane: term d swaps bytes k <-> k ^ d in
  *   every lane, times fb[d].
  * The swaps are built from the XOR structure of d, most on the 4-wide
- * XOR/shuffle ports of Zen 5 (docs/bench.md): type A, vshufi64x2 for the
+ * XOR/shuffle ports of recent cores (docs/bench.md): type A, vshufi64x2 for the
  * 128-bit block part (d & 6) and vpshufd for d & 1 after it; type B,
  * vpshufb for d = 1 and 3, vpshuflw + vpshufhw for 2, vpshufd (dword swap)
  * after those for d >= 4. So an LPS issues 13-14 instructions on the two

@@ -1,5 +1,6 @@
 /* mpi kernel "avx512": the radix-2^52 pieces its single-modulus domain
- * (mpi_avx512.c) and its 8-lane domain (mpi_avx512_lanes.c) share. */
+ * (mpi_avx512.c) and its 8-lane domain (mpi_avx512_lanes.c) share; the
+ * conversions and the masked table read are in mpi_avx512_radix52.c. */
 #ifndef HWC_IMPL_MPI_AVX512_H
 #define HWC_IMPL_MPI_AVX512_H
 

@@ -91,7 +91,8 @@ static inline __attribute__((always_inline)) uint64_t mul52(uint64_t x, uint64_t
    the scalar chain that makes y never waits for the vector's row. */
 static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const uint64_t *a,
                                                            const uint64_t *b, const uint64_t *m,
-                                                           uint64_t k0, int nd, const int nv) {
+                                                           uint64_t k0, int nd, uint64_t (*sa)[MAX_NV * 8],
+                                                           const int nv) {
     __m512i acc[MAX_NV], av[MAX_NV], mv[MAX_NV], as[MAX_NV], ms[MAX_NV];
     const __m512i zero = _mm512_setzero_si512();
     UNROLL
@@ -105,22 +106,38 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
         as[v] = _mm512_alignr_epi64(v + 1 < nv ? av[v + 1 < nv ? v + 1 : v] : zero, av[v], 1);
         ms[v] = _mm512_alignr_epi64(v + 1 < nv ? mv[v + 1 < nv ? v + 1 : v] : zero, mv[v], 1);
     }
-    const uint64_t a0 = a[0], a1 = a[1], a2 = a[2], m0 = m[0], m1 = m[1], m2 = m[2];
+    /* the scalar side's products with a (y does not enter them), for every
+       row at once in the vector unit: sa[0][i] = lo(a0 b_i), sa[1][i] =
+       hi(a0 b_i) + lo(a1 b_i), sa[2][i] = hi(a1 b_i) + lo(a2 b_i) (in the
+       caller's scratch, which core/ wipes) */
+    {
+        const __m512i a0v = _mm512_set1_epi64((long long)a[0]), a1v = _mm512_set1_epi64((long long)a[1]),
+                      a2v = _mm512_set1_epi64((long long)a[2]);
+        UNROLL
+        for (int v = 0; v < nv; v++) {
+            const __m512i bv = _mm512_loadu_si512(b + 8 * v);
+            _mm512_store_si512(sa[0] + 8 * v, _mm512_madd52lo_epu64(zero, bv, a0v));
+            _mm512_store_si512(sa[1] + 8 * v,
+                               _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a0v), bv, a1v));
+            _mm512_store_si512(sa[2] + 8 * v,
+                               _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a1v), bv, a2v));
+        }
+    }
+    const uint64_t m0 = m[0], m1 = m[1], m2 = m[2];
     uint64_t c0 = 0, c1 = 0;
     for (int i = 0; i < nd; i++) {
         const uint64_t bi = b[i];
         const uint64_t c2 = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
-        uint64_t ha0, ha1, hm0, hm1;
-        const uint64_t la0 = mul52(a0, bi, &ha0), la1 = mul52(a1, bi, &ha1), la2 = (a2 * bi) & MASK52;
-        const uint64_t t = c0 + la0;
+        uint64_t hm0, hm1;
+        const uint64_t t = c0 + sa[0][i];
         const uint64_t y = (t * k0) & MASK52;
         /* t + lo(m0 y) == 0 mod 2^52: it carries t >> 52 into column i+1,
            plus 1 unless t's low 52 bits are zero (no wait for m0 y) */
         const uint64_t carry = (t >> 52) + ((t & MASK52) != 0);
         (void)mul52(m0, y, &hm0);
         const uint64_t lm1 = mul52(m1, y, &hm1), lm2 = (m2 * y) & MASK52;
-        c0 = c1 + la1 + lm1 + ha0 + hm0 + carry;
-        c1 = c2 + la2 + lm2 + ha1 + hm1;
+        c0 = c1 + sa[1][i] + lm1 + hm0 + carry;
+        c1 = c2 + sa[2][i] + lm2 + hm1;
         const __m512i vb = _mm512_set1_epi64((long long)bi), vy = _mm512_set1_epi64((long long)y);
         UNROLL
         for (int v = 0; v < nv; v++) {
@@ -136,14 +153,16 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
 }
 
 /* One product per vector count, in the domain's signature: k0 = -m^-1 mod
-   2^52 is the low 52 bits of core/'s -m^-1 mod 2^64; c->aux[0] digits. */
+   2^52 is the low 52 bits of core/'s -m^-1 mod 2^64; c->aux[0] digits;
+   c->scratch (64-byte aligned) holds the scalar side's products. */
+#define SCRATCH(c) ((uint64_t(*)[MAX_NV * 8])(void *)(c)->scratch)
 #define AMM_FN(N)                                                                             \
     static void amm_##N(uint64_t *r, const uint64_t *a, const uint64_t *b,                    \
                         const hwc_mpi_mont *c) {                                              \
-        amm_body(r, a, b, c->md, c->minv[0] & MASK52, (int)c->aux[0], N);                    \
+        amm_body(r, a, b, c->md, c->minv[0] & MASK52, (int)c->aux[0], SCRATCH(c), N);        \
     }                                                                                         \
     static void sqr_##N(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {              \
-        amm_body(r, a, a, c->md, c->minv[0] & MASK52, (int)c->aux[0], N);                    \
+        amm_body(r, a, a, c->md, c->minv[0] & MASK52, (int)c->aux[0], SCRATCH(c), N);        \
     }
 AMM_FN(2)
 AMM_FN(3)
@@ -170,6 +189,7 @@ static int domain52(hwc_mpi_mont *c) {
     c->words = 8 * nv;
     c->rbits = 52 * nd;
     c->aux[0] = nd;
+    c->scratch_words = 3 * 8 * MAX_NV;
     c->to = hwc_ifma_to52;
     c->from = hwc_ifma_from52;
     c->mul = amm_for_nv[nv];

@@ -2,9 +2,10 @@
  * single hwc_mpi_modexp call on the same kernel and, when the build found
  * GMP, mpz_powm_sec (exponent 0: 1); lane counts 0..9 and 16 (full groups
  * of the avx512 lanes, short groups run in the lanes, short groups run lane
- * after lane), moduli of 1..64 limbs, random exponents with zero lanes, a
- * modulus and an exponent shared by several lanes. Every error path, with
- * nothing written. Pseudo-random inputs, the seed printed on failure. */
+ * after lane), moduli of 1..64 limbs (and 65, 80: past the lanes), random
+ * exponents with zero lanes, a modulus and an exponent shared by several
+ * lanes. Every error path, with nothing written. Pseudo-random inputs, the
+ * seed printed on failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "mpi_gmp.h"
 
 #define MAXL 16       /* lanes per call */
-#define MAXS 64       /* limbs per modulus */
+#define MAXS 80       /* limbs per modulus (the avx512 lanes stop at 64) */
 #define MAXE 8        /* limbs per exponent in the random runs */
 
 typedef struct {
@@ -83,13 +84,14 @@ static void kern_many(const char *kernel, void *arg) {
     hwc_rng_init(&g, seed);
     const int q = hwc_test_quick();
     /* every size with one lane count (cycling), short exponents */
-    for (size_t size = 1; size <= MAXS; size += q ? 9 : 1) {
+    for (size_t size = 1; size <= 64; size += q ? 9 : 1) {
         const size_t cnt = counts[size % nc], en = 1 + hwc_rng_below(&g, 2);
         fill(x, &g, cnt, size, en);
         check(kernel, x, cnt, size, en, seed);
     }
-    /* every lane count at a few sizes, longer exponents */
-    static const size_t sizes[] = {1, 7, 8, 32, 33, 64};
+    /* every lane count at a few sizes, longer exponents; past 64 limbs the
+       lanes are not used */
+    static const size_t sizes[] = {1, 7, 8, 32, 33, 64, 65, 80};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (size_t c = 0; c < nc; c += q ? 4 : 1) {
             const size_t en = sizes[s] <= 8 ? MAXE : 1 + hwc_rng_below(&g, 3);

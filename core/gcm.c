@@ -38,7 +38,9 @@ enum {
     ST_DEC = 0x43454447u,   /* decrypt data seen */
 };
 
-static const uint8_t zero_block[16];
+/* Zero blocks: the GHASH step of a padded partial block; XORed for a plain copy. */
+static const uint8_t zero_blocks[16 * (GCM_SHORT_BLOCKS + 1)];
+#define zero_block zero_blocks
 
 static const hwc_aes_impl *gcm_impl(const hwc_aes_gcm_key *k) {
     return hwc_aes_key_impl(&k->aes);
@@ -86,7 +88,7 @@ static void length_block(uint8_t blk[16], uint64_t a_bytes, uint64_t c_bytes) {
 
 /* Section 6.5 GCTR over whole blocks + GHASH of the ciphertext, from the
    kernel's ecb_encrypt: decrypt hashes in before out is written. */
-static void gctr_fallback(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
+__attribute__((noinline)) static void gctr_fallback(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
                           uint8_t ctr[16], uint8_t x[16], uint8_t *out, const uint8_t *in,
                           size_t blocks) {
     uint8_t ks[16 * GCM_BATCH];
@@ -107,7 +109,7 @@ static void gctr_fallback(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, in
     hwc_wipe_inline(ks, sizeof ks);
 }
 
-static void gctr_blocks(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
+static inline void gctr_blocks(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
                         uint8_t ctr[16], uint8_t x[16], uint8_t *out, const uint8_t *in,
                         size_t blocks) {
     if (dec && impl->gcm_decrypt) impl->gcm_decrypt(&k->aes, k->htab, ctr, x, out, in, blocks);
@@ -131,23 +133,29 @@ int hwc_aes_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len) {
     return HWC_OK;
 }
 
-/* Section 7.1 step 2: J0 = IV || 0^31 || 1 for 96-bit IVs, else
-   GHASH(IV || 0^(s+64) || [len(IV)]_64): the whole IV blocks, then its padded
-   tail and the length block in one call. */
-static void derive_j0(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t j0[16],
+/* Section 7.1 step 2, IVs other than 96 bits: J0 = GHASH(IV || 0^(s+64) ||
+   [len(IV)]_64): the whole IV blocks, then its padded tail and the length
+   block in one call. */
+static void j0_hashed(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t j0[16],
                       const uint8_t *iv, size_t iv_len) {
-    memset(j0, 0, 16);
-    if (iv_len == 12) {
-        memcpy(j0, iv, 12);
-        j0[15] = 1;
-        return;
-    }
     size_t full = iv_len / 16, rem = iv_len % 16;
     uint8_t last[32] = {0};
+    memset(j0, 0, 16);
     if (full) ghash(impl, k, j0, iv, full);
     memcpy(last, iv + 16 * full, rem);
     length_block(last + (rem ? 16 : 0), 0, iv_len);
     ghash(impl, k, j0, last, rem ? 2 : 1);
+}
+
+/* Section 7.1 step 2: J0 = IV || 0^31 || 1 for 96-bit IVs. */
+static inline void derive_j0(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t j0[16],
+                             const uint8_t *iv, size_t iv_len) {
+    if (iv_len != 12) {
+        j0_hashed(impl, k, j0, iv, iv_len);
+        return;
+    }
+    memcpy(j0, iv, 12);
+    store_be32(j0 + 12, 1);
 }
 
 /* The context's first counter inc32(J0) and E_K(J0). */
@@ -343,12 +351,14 @@ static void xor_to(uint8_t *out1, uint8_t *out2, const uint8_t *a, const uint8_t
     for (; i < n; i++) out1[i] = out2[i] = (uint8_t)(a[i] ^ b[i]);
 }
 
-/* The one-shot's secrets, wiped once at return. */
+/* The one-shot's secrets, wiped once at return, in 64-byte pieces (fixed-size
+   stores, not a string instruction). */
 typedef struct {
     uint8_t x[16];                              /* GHASH accumulator, then the full tag */
     uint8_t ctr[16];                            /* the GCM slots' counter */
     uint8_t ks[16 * (GCM_SHORT_BLOCKS + 2)];    /* J0 and counter blocks, then E_K(J0) and keystream */
 } oneshot_secrets;
+_Static_assert(sizeof(oneshot_secrets) % 64 == 0, "oneshot_secrets: whole 64-byte pieces");
 
 /* One whole message. The GCM slots (or the ECB fallback) take the whole
    blocks of a message longer than GCM_SHORT_BLOCKS blocks; the rest of the
@@ -395,23 +405,26 @@ static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t 
 
     uint8_t *gc = g + 16 * ng;   /* the covered ciphertext, zero padded */
     if (cov) {                   /* (out and in may be NULL when len is 0) */
-        if (dec) memcpy(gc, in + off, cov);
+        memset(gc + 16 * (cov_blocks - 1), 0, 16);
+        if (dec) xor_to(gc, gc, in + off, zero_blocks, cov);
         else xor_to(out + off, gc, in + off, s.ks + 16, cov);
-        memset(gc + cov, 0, 16 * cov_blocks - cov);
         ng += cov_blocks;
     }
     length_block(g + 16 * ng, aad_len, len);
     ghash(impl, k, s.x, g, ng + 1);
     for (int i = 0; i < 16; i++) s.x[i] ^= s.ks[i];   /* T = E_K(J0) ^ S */
 
-    if (!dec) memcpy(tag, s.x, tag_len);
+    if (!dec) {
+        if (tag_len == 16) memcpy(tag, s.x, 16);   /* fixed size: no library call */
+        else memcpy(tag, s.x, tag_len);
+    }
     else if (tag_matches(s.x, tag, tag_len)) {
         if (cov) xor_to(out + off, out + off, gc, s.ks + 16, cov);
     } else {
         if (len) hwc_wipe(out, len);
         rc = HWC_ERR_AUTH_FAILED;
     }
-    hwc_wipe_inline(&s, offsetof(oneshot_secrets, ks) + 16 * (1 + cov_blocks));
+    for (size_t i = 0; i < sizeof s; i += 64) hwc_wipe_inline((uint8_t *)&s + i, 64);
     return rc;
 }
 

@@ -28,8 +28,11 @@
 #define GCM_MAX_AAD (((uint64_t)1 << 61) - 1)
 #define GCM_BATCH 8   /* counter blocks per ecb_encrypt call on the fallback path */
 /* One-shot messages of up to this many whole blocks run on ecb_encrypt and
-   ghash alone (one call each), not on the GCM slots. */
-#define GCM_SHORT_BLOCKS 4
+   ghash alone (one call each), not on the GCM slots. Kept at one: kernels
+   that read several blocks with one wide load (ymm, zmm) would read blocks
+   core/ has just written with separate 16-byte stores, and such a load
+   waits until those stores reach the cache. */
+#define GCM_SHORT_BLOCKS 1
 
 /* Streaming states; anything else is a context never initialised. */
 enum {
@@ -68,22 +71,44 @@ static void inc32(uint8_t ctr[16]) {
     store_be32(ctr + 12, load_be32(ctr + 12) + 1);
 }
 
-/* out = inc32 applied i times to ctr (out and ctr distinct). */
-static void ctr_plus(uint8_t out[16], const uint8_t ctr[16], uint32_t i) {
-    memcpy(out, ctr, 12);
-    store_be32(out + 12, load_be32(ctr + 12) + i);
+/* Blocks that a kernel reads right after core/ wrote them are written with
+   one 16-byte store (GCC/clang vector extension), so that the kernel's
+   16-byte load takes its data from that store (a load spanning several
+   smaller stores waits for them to reach the cache). */
+typedef uint32_t gcm_u32x4 __attribute__((vector_size(16)));
+typedef uint64_t gcm_u64x2 __attribute__((vector_size(16)));
+
+/* The host-order 32-bit word whose bytes in memory are v big-endian. */
+static uint32_t be32_word(uint32_t v) {
+    uint8_t b[4];
+    uint32_t w;
+    store_be32(b, v);
+    memcpy(&w, b, 4);
+    return w;
 }
 
-/* Written out byte by byte so that compilers merge it into one byte-swapped store. */
-static void store_be64(uint8_t *p, uint64_t v) {
-    store_be32(p, (uint32_t)(v >> 32));
-    store_be32(p + 4, (uint32_t)v);
+/* out = inc32 applied i times to ctr (out and ctr distinct). */
+static void ctr_plus(uint8_t out[16], const uint8_t ctr[16], uint32_t i) {
+    gcm_u32x4 v;
+    memcpy(&v, ctr, 16);
+    v[3] = be32_word(load_be32(ctr + 12) + i);
+    memcpy(out, &v, 16);
+}
+
+/* The host-order 64-bit word whose bytes in memory are v big-endian. */
+static uint64_t be64_word(uint64_t v) {
+    uint8_t b[8];
+    uint64_t w;
+    store_be32(b, (uint32_t)(v >> 32));
+    store_be32(b + 4, (uint32_t)v);
+    memcpy(&w, b, 8);
+    return w;
 }
 
 /* Section 7.1 step 5 (and step 2): [len(A)]_64 || [len(C)]_64, in bits. */
 static void length_block(uint8_t blk[16], uint64_t a_bytes, uint64_t c_bytes) {
-    store_be64(blk, a_bytes * 8);
-    store_be64(blk + 8, c_bytes * 8);
+    const gcm_u64x2 v = {be64_word(a_bytes * 8), be64_word(c_bytes * 8)};
+    memcpy(blk, &v, 16);
 }
 
 /* Section 6.5 GCTR over whole blocks + GHASH of the ciphertext, from the
@@ -154,8 +179,10 @@ static inline void derive_j0(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k,
         j0_hashed(impl, k, j0, iv, iv_len);
         return;
     }
-    memcpy(j0, iv, 12);
-    store_be32(j0 + 12, 1);
+    uint32_t w[3];
+    memcpy(w, iv, 12);
+    const gcm_u32x4 v = {w[0], w[1], w[2], be32_word(1)};
+    memcpy(j0, &v, 16);
 }
 
 /* The context's first counter inc32(J0) and E_K(J0). */
@@ -337,28 +364,28 @@ static int oneshot_check(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_
     return HWC_OK;
 }
 
-/* out1 = out2 = a ^ b over n bytes, 8 at a time (either output may be a). */
+/* out1 = out2 = a ^ b over n bytes, 16 at a time (either output may be a). */
 static void xor_to(uint8_t *out1, uint8_t *out2, const uint8_t *a, const uint8_t *b, size_t n) {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t u, v;
-        memcpy(&u, a + i, 8);
-        memcpy(&v, b + i, 8);
+    for (; i + 16 <= n; i += 16) {
+        gcm_u64x2 u, v;
+        memcpy(&u, a + i, 16);
+        memcpy(&v, b + i, 16);
         u ^= v;
-        memcpy(out1 + i, &u, 8);
-        memcpy(out2 + i, &u, 8);
+        memcpy(out1 + i, &u, 16);
+        memcpy(out2 + i, &u, 16);
     }
     for (; i < n; i++) out1[i] = out2[i] = (uint8_t)(a[i] ^ b[i]);
 }
 
-/* The one-shot's secrets, wiped once at return, in 64-byte pieces (fixed-size
-   stores, not a string instruction). */
+/* The one-shot's secrets, wiped once at return, in 16-byte pieces (one
+   store each, not a string instruction). */
 typedef struct {
     uint8_t x[16];                              /* GHASH accumulator, then the full tag */
     uint8_t ctr[16];                            /* the GCM slots' counter */
     uint8_t ks[16 * (GCM_SHORT_BLOCKS + 2)];    /* J0 and counter blocks, then E_K(J0) and keystream */
 } oneshot_secrets;
-_Static_assert(sizeof(oneshot_secrets) % 64 == 0, "oneshot_secrets: whole 64-byte pieces");
+_Static_assert(sizeof(oneshot_secrets) % 16 == 0, "oneshot_secrets: whole 16-byte pieces");
 
 /* One whole message. The GCM slots (or the ECB fallback) take the whole
    blocks of a message longer than GCM_SHORT_BLOCKS blocks; the rest of the
@@ -424,7 +451,7 @@ static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t 
         if (len) hwc_wipe(out, len);
         rc = HWC_ERR_AUTH_FAILED;
     }
-    for (size_t i = 0; i < sizeof s; i += 64) hwc_wipe_inline((uint8_t *)&s + i, 64);
+    for (size_t i = 0; i < sizeof s; i += 16) hwc_wipe_inline((uint8_t *)&s + i, 16);
     return rc;
 }
 

@@ -66,11 +66,6 @@ static void store_be32(uint8_t *p, uint32_t v) {
     p[3] = (uint8_t)v;
 }
 
-/* Section 6.2: the low 32 bits, big-endian, incremented mod 2^32. */
-static void inc32(uint8_t ctr[16]) {
-    store_be32(ctr + 12, load_be32(ctr + 12) + 1);
-}
-
 /* Blocks that a kernel reads right after core/ wrote them are written with
    one 16-byte store (GCC/clang vector extension), so that the kernel's
    16-byte load takes its data from that store (a load spanning several
@@ -87,12 +82,17 @@ static uint32_t be32_word(uint32_t v) {
     return w;
 }
 
-/* out = inc32 applied i times to ctr (out and ctr distinct). */
+/* Section 6.2: out = inc32 applied i times to ctr (the low 32 bits,
+   big-endian, incremented mod 2^32); out may be ctr. */
 static void ctr_plus(uint8_t out[16], const uint8_t ctr[16], uint32_t i) {
     gcm_u32x4 v;
     memcpy(&v, ctr, 16);
     v[3] = be32_word(load_be32(ctr + 12) + i);
     memcpy(out, &v, 16);
+}
+
+static void inc32(uint8_t ctr[16]) {
+    ctr_plus(ctr, ctr, 1);
 }
 
 /* The host-order 64-bit word whose bytes in memory are v big-endian. */

@@ -41,9 +41,9 @@ enum {
     ST_DEC = 0x43454447u,   /* decrypt data seen */
 };
 
-/* Zero blocks: the GHASH step of a padded partial block; XORed for a plain copy. */
+/* Zero blocks: E_K(0^128) in setkey, the GHASH step of a padded partial
+   block (streaming), XORed for a plain copy (one-shot). */
 static const uint8_t zero_blocks[16 * (GCM_SHORT_BLOCKS + 1)];
-#define zero_block zero_blocks
 
 static const hwc_aes_impl *gcm_impl(const hwc_aes_gcm_key *k) {
     return hwc_aes_key_impl(&k->aes);
@@ -113,9 +113,9 @@ static void length_block(uint8_t blk[16], uint64_t a_bytes, uint64_t c_bytes) {
 
 /* Section 6.5 GCTR over whole blocks + GHASH of the ciphertext, from the
    kernel's ecb_encrypt: decrypt hashes in before out is written. */
-__attribute__((noinline)) static void gctr_fallback(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
-                          uint8_t ctr[16], uint8_t x[16], uint8_t *out, const uint8_t *in,
-                          size_t blocks) {
+__attribute__((noinline)) static void gctr_fallback(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k,
+                                                    int dec, uint8_t ctr[16], uint8_t x[16], uint8_t *out,
+                                                    const uint8_t *in, size_t blocks) {
     uint8_t ks[16 * GCM_BATCH];
     while (blocks) {
         size_t n = blocks < GCM_BATCH ? blocks : GCM_BATCH;
@@ -135,8 +135,8 @@ __attribute__((noinline)) static void gctr_fallback(const hwc_aes_impl *impl, co
 }
 
 static inline void gctr_blocks(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
-                        uint8_t ctr[16], uint8_t x[16], uint8_t *out, const uint8_t *in,
-                        size_t blocks) {
+                               uint8_t ctr[16], uint8_t x[16], uint8_t *out, const uint8_t *in,
+                               size_t blocks) {
     if (dec && impl->gcm_decrypt) impl->gcm_decrypt(&k->aes, k->htab, ctr, x, out, in, blocks);
     else if (!dec && impl->gcm_encrypt) impl->gcm_encrypt(&k->aes, k->htab, ctr, x, out, in, blocks);
     else gctr_fallback(impl, k, dec, ctr, x, out, in, blocks);
@@ -149,7 +149,7 @@ int hwc_aes_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len) {
     if (rc != HWC_OK) return rc;                 /* k untouched */
     const hwc_aes_impl *impl = hwc_aes_key_impl(&aes);
     uint8_t h[16];
-    impl->ecb_encrypt(&aes, h, zero_block, 1);   /* H = CIPH_K(0^128), section 7.1 step 1 */
+    impl->ecb_encrypt(&aes, h, zero_blocks, 1);   /* H = CIPH_K(0^128), section 7.1 step 1 */
     k->aes = aes;
     if (impl->ghash_init) impl->ghash_init(k->htab, h);
     else hwc_ghash_portable_init(k->htab, h);
@@ -220,7 +220,7 @@ static void absorb(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, const uint8_t *
     for (size_t i = 0; i < len; i++) {
         c->x[pos] ^= p[i];
         if (++pos == 16) {
-            ghash(impl, c->key, c->x, zero_block, 1);
+            ghash(impl, c->key, c->x, zero_blocks, 1);
             pos = 0;
         }
     }
@@ -251,7 +251,7 @@ static void partial(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, int dec, uint8
         out[i] = ci ^ c->buf[pos + i];
         c->x[pos + i] ^= dec ? ci : out[i];
     }
-    if (pos + len == 16) ghash(impl, c->key, c->x, zero_block, 1);
+    if (pos + len == 16) ghash(impl, c->key, c->x, zero_blocks, 1);
 }
 
 static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, size_t len) {
@@ -262,7 +262,7 @@ static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, 
     if (len && (!out || !in)) return HWC_ERR_NULL_POINTER;
     if ((uint64_t)len > GCM_MAX_DATA - c->data_len) return HWC_ERR_DATA_LENGTH;
     /* end of the AAD: its zero padding (a pending partial block is multiplied) */
-    if (c->state == ST_AAD && c->aad_len % 16) ghash(impl, c->key, c->x, zero_block, 1);
+    if (c->state == ST_AAD && c->aad_len % 16) ghash(impl, c->key, c->x, zero_blocks, 1);
     c->state = want;
     size_t pos = (size_t)(c->data_len % 16);
     c->data_len += len;
@@ -444,8 +444,7 @@ static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t 
     if (!dec) {
         if (tag_len == 16) memcpy(tag, s.x, 16);   /* fixed size: no library call */
         else memcpy(tag, s.x, tag_len);
-    }
-    else if (tag_matches(s.x, tag, tag_len)) {
+    } else if (tag_matches(s.x, tag, tag_len)) {
         if (cov) xor_to(out + off, out + off, gc, s.ks + 16, cov);
     } else {
         if (len) hwc_wipe(out, len);

@@ -45,6 +45,16 @@ enum {
    block (streaming), XORed for a plain copy (one-shot). */
 static const uint8_t zero_blocks[16 * (GCM_SHORT_BLOCKS + 1)];
 
+/* Zeroes (wipes) n bytes in 16-byte pieces: fixed-size stores, where one
+   memset of a larger buffer may become a string instruction, slow to start
+   for a few dozen bytes. */
+static void wipe_pieces(void *p, size_t n) {
+    uint8_t *b = p;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) hwc_wipe_inline(b + i, 16);
+    if (i < n) hwc_wipe_inline(b + i, n - i);
+}
+
 static const hwc_aes_impl *gcm_impl(const hwc_aes_gcm_key *k) {
     return hwc_aes_key_impl(&k->aes);
 }
@@ -131,7 +141,7 @@ __attribute__((noinline)) static void gctr_fallback(const hwc_aes_impl *impl, co
         out += 16 * n;
         blocks -= n;
     }
-    hwc_wipe_inline(ks, sizeof ks);
+    wipe_pieces(ks, sizeof ks);
 }
 
 static inline void gctr_blocks(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
@@ -190,7 +200,7 @@ static void start(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, const hwc_aes_gc
                   const uint8_t *iv, size_t iv_len) {
     uint8_t j0[16];
     derive_j0(impl, k, j0, iv, iv_len);
-    memset(c, 0, sizeof *c);
+    wipe_pieces(c, sizeof *c);
     c->key = k;
     impl->ecb_encrypt(&k->aes, c->ek_j0, j0, 1);
     ctr_plus(c->ctr, j0, 1);
@@ -334,7 +344,7 @@ int hwc_aes_gcm_encrypt_final(hwc_aes_gcm_ctx *c, uint8_t *tag, size_t tag_len) 
     compute_tag(c, impl, t);
     memcpy(tag, t, tag_len);
     hwc_wipe_inline(t, sizeof t);
-    hwc_wipe_inline(c, sizeof *c);
+    wipe_pieces(c, sizeof *c);
     return HWC_OK;
 }
 
@@ -346,7 +356,7 @@ int hwc_aes_gcm_decrypt_final(hwc_aes_gcm_ctx *c, const uint8_t *tag, size_t tag
     compute_tag(c, impl, t);
     int ok = tag_matches(t, tag, tag_len);
     hwc_wipe_inline(t, sizeof t);
-    hwc_wipe_inline(c, sizeof *c);
+    wipe_pieces(c, sizeof *c);
     return ok ? HWC_OK : HWC_ERR_AUTH_FAILED;
 }
 
@@ -378,14 +388,12 @@ static void xor_to(uint8_t *out1, uint8_t *out2, const uint8_t *a, const uint8_t
     for (; i < n; i++) out1[i] = out2[i] = (uint8_t)(a[i] ^ b[i]);
 }
 
-/* The one-shot's secrets, wiped once at return, in 16-byte pieces (one
-   store each, not a string instruction). */
+/* The one-shot's secrets, wiped once at return. */
 typedef struct {
     uint8_t x[16];                              /* GHASH accumulator, then the full tag */
     uint8_t ctr[16];                            /* the GCM slots' counter */
     uint8_t ks[16 * (GCM_SHORT_BLOCKS + 2)];    /* J0 and counter blocks, then E_K(J0) and keystream */
 } oneshot_secrets;
-_Static_assert(sizeof(oneshot_secrets) % 16 == 0, "oneshot_secrets: whole 16-byte pieces");
 
 /* One whole message. The GCM slots (or the ECB fallback) take the whole
    blocks of a message longer than GCM_SHORT_BLOCKS blocks; the rest of the
@@ -450,7 +458,7 @@ static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t 
         if (len) hwc_wipe(out, len);
         rc = HWC_ERR_AUTH_FAILED;
     }
-    for (size_t i = 0; i < sizeof s; i += 16) hwc_wipe_inline((uint8_t *)&s + i, 16);
+    wipe_pieces(&s, sizeof s);
     return rc;
 }
 

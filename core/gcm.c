@@ -242,6 +242,7 @@ int hwc_aes_gcm_aad(hwc_aes_gcm_ctx *c, const uint8_t *aad, size_t len) {
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
     if (len && !aad) return HWC_ERR_NULL_POINTER;
     if ((uint64_t)len > GCM_MAX_AAD - c->aad_len) return HWC_ERR_DATA_LENGTH;
+    if (!len) return HWC_OK;                   /* (aad may be NULL) */
     size_t head = (size_t)((16 - c->aad_len % 16) % 16);
     if (head > len) head = len;
     absorb(c, impl, aad, head, c->aad_len);
@@ -274,6 +275,7 @@ static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, 
     /* end of the AAD: its zero padding (a pending partial block is multiplied) */
     if (c->state == ST_AAD && c->aad_len % 16) ghash(impl, c->key, c->x, zero_blocks, 1);
     c->state = want;
+    if (!len) return HWC_OK;                   /* (out and in may be NULL) */
     size_t pos = (size_t)(c->data_len % 16);
     c->data_len += len;
     if (pos) {                                 /* finish the pending keystream block */

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "hwcrypt/gcm.h"
 #include "core/aes_internal.h"
+#include "core/gcm_internal.h"
 #include "internal/ghash_portable.h"
 #include "internal/wipe.h"
 #include "internal/ct.h"
@@ -152,12 +153,11 @@ static inline void gctr_blocks(const hwc_aes_impl *impl, const hwc_aes_gcm_key *
     else gctr_fallback(impl, k, dec, ctr, x, out, in, blocks);
 }
 
-int hwc_aes_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len) {
+int hwc_aes_gcm_setkey_with(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len, const hwc_aes_impl *impl) {
     if (!k) return HWC_ERR_NULL_POINTER;
     hwc_aes_key aes;
-    int rc = hwc_aes_setkey(&aes, key, key_len);
+    int rc = hwc_aes_setkey_with(&aes, key, key_len, impl);
     if (rc != HWC_OK) return rc;                 /* k untouched */
-    const hwc_aes_impl *impl = hwc_aes_key_impl(&aes);
     uint8_t h[16];
     impl->ecb_encrypt(&aes, h, zero_blocks, 1);   /* H = CIPH_K(0^128), section 7.1 step 1 */
     k->aes = aes;
@@ -166,6 +166,10 @@ int hwc_aes_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len) {
     hwc_wipe_inline(h, sizeof h);
     hwc_wipe_inline(&aes, sizeof aes);
     return HWC_OK;
+}
+
+int hwc_aes_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len) {
+    return hwc_aes_gcm_setkey_with(k, key, key_len, hwc_active_aes());
 }
 
 /* Section 7.1 step 2, IVs other than 96 bits: J0 = GHASH(IV || 0^(s+64) ||

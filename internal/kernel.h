@@ -126,10 +126,11 @@ struct hwc_mpi_impl;
 
 /* Odd moduli (one, or one per lane of a lane-sliced kernel) in a kernel's
    own Montgomery representation (its "domain", e.g. radix 2^52 digits):
-   core/mpi.c runs the exponentiation ladder, the kernel supplies the
+   core/mpi_modexp.c runs the exponentiation ladder, the kernel supplies the
    arithmetic. A domain value holds `lanes` numbers in `words` 64-bit words;
-   R = 2^rbits must exceed 4m for every lane's m. core/ fills the first
-   block, the kernel's domain() the second. */
+   R = 2^rbits must exceed 4m for every lane's m. Domain values live in
+   memory core/ zeroed first (words a kernel never writes stay zero). core/
+   fills the first block, the kernel's domain() the second. */
 typedef struct hwc_mpi_mont hwc_mpi_mont;
 struct hwc_mpi_mont {
     size_t lanes;                          /* 1, or the kernel's lane count */
@@ -142,7 +143,7 @@ struct hwc_mpi_mont {
 
     size_t words, rbits;
     size_t scratch_words;                  /* scratch mul/sqr need (0: 2n+2) */
-    size_t aux;                            /* the kernel's own parameter */
+    size_t aux[2];                         /* the kernel's own parameters */
     /* lane `lane` of d = x (n limbs, x < 2^(64n)); not a Montgomery
        conversion. */
     void (*to)(uint64_t *d, const hwc_limb *x, size_t lane, const hwc_mpi_mont *c);

@@ -34,17 +34,12 @@ static void *newctx(size_t keylen, unsigned mode) {
 
 static void freectx(void *vc) { hwc_prov_free(vc, sizeof(aes_ctx)); }
 
-static void *dupctx(void *vc) {
-    aes_ctx *c = malloc(sizeof *c);
-    if (c) memcpy(c, vc, sizeof *c);
-    return c;
-}
+static void *dupctx(void *vc) { return hwc_prov_copy(vc, sizeof(aes_ctx)); }
 
 static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
     aes_ctx *c = vc;
     const OSSL_PARAM *p;
     unsigned v;
-    size_t len;
     if (!params) return 1;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING))) {
         if (!OSSL_PARAM_get_uint(p, &v)) return 0;
@@ -54,13 +49,7 @@ static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
         if (!OSSL_PARAM_get_uint(p, &v) || v >= 16) return 0;
         c->num = v;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN))) {
-        if (!OSSL_PARAM_get_size_t(p, &len) || len != c->keylen) {
-            hwc_prov_error(HWC_ERR_KEY_LENGTH, "AES key length is fixed at %zu bytes", c->keylen);
-            return 0;
-        }
-    }
-    return 1;
+    return hwc_prov_keylen_param(params, c->keylen);
 }
 
 static int init(aes_ctx *c, int enc, const unsigned char *key, size_t keylen, const unsigned char *iv,
@@ -68,33 +57,16 @@ static int init(aes_ctx *c, int enc, const unsigned char *key, size_t keylen, co
     c->enc = enc;
     c->bufsz = 0;
     c->num = 0;
-    if (iv && c->mode != EVP_CIPH_ECB_MODE) {
-        if (ivlen != 16) {
-            hwc_prov_error(HWC_PROV_R_BAD_PARAMETER, "IV length %zu, want 16", ivlen);
-            return 0;
-        }
-        memcpy(c->oiv, iv, 16);
-        memcpy(c->iv, iv, 16);
-    }
+    if (c->mode != EVP_CIPH_ECB_MODE && !hwc_prov_set_iv(iv, ivlen, c->oiv, c->iv)) return 0;
     if (key) {
-        if (keylen != c->keylen) {
-            hwc_prov_error(HWC_ERR_KEY_LENGTH, "AES key of %zu bytes, want %zu", keylen, c->keylen);
-            return 0;
-        }
+        if (!hwc_prov_key_length(keylen, c->keylen)) return 0;
         if (!hwc_prov_check(hwc_aes_setkey(&c->key, key, keylen), "aes setkey")) return 0;
         c->key_set = 1;
     }
     return set_ctx_params(c, params);
 }
 
-static int einit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    return init(vc, 1, key, keylen, iv, ivlen, params);
-}
-static int dinit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    return init(vc, 0, key, keylen, iv, ivlen, params);
-}
+HWC_PROV_CIPHER_INITS
 
 /* Whole blocks of ECB or CBC in the context's direction. */
 static int blocks(aes_ctx *c, unsigned char *out, const unsigned char *in, size_t len) {
@@ -226,27 +198,16 @@ static int cipher(void *vc, unsigned char *out, size_t *outl, size_t outsize, co
 static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
     aes_ctx *c = vc;
     OSSL_PARAM *p;
-    size_t ivlen = c->mode == EVP_CIPH_ECB_MODE ? 0 : 16;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, c->keylen)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) && !OSSL_PARAM_set_uint(p, (unsigned)c->pad))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) && !OSSL_PARAM_set_uint(p, c->num)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && !OSSL_PARAM_set_octet_string(p, c->oiv, ivlen))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) &&
-        !OSSL_PARAM_set_octet_string(p, c->iv, ivlen))
-        return 0;
-    return 1;
+    return hwc_prov_cipher_ctx_params(params, c->keylen, c->mode == EVP_CIPH_ECB_MODE ? 0 : 16, c->oiv, c->iv);
 }
 
 static const OSSL_PARAM *gettable_ctx_params(void *vc, void *provctx) {
     (void)vc, (void)provctx;
-    static const OSSL_PARAM p[] = {
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL), OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL), OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0), OSSL_PARAM_END};
+    static const OSSL_PARAM p[] = {HWC_PROV_CIPHER_CTX_PARAM_LIST, OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+                                   OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL), OSSL_PARAM_END};
     return p;
 }
 
@@ -259,15 +220,18 @@ static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
 }
 
 int hwc_prov_cipher_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen, size_t ivlen, size_t blksz,
-                               int custom_iv) {
+                               int flags) {
     OSSL_PARAM *p;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) && !OSSL_PARAM_set_uint(p, mode)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, blksz)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) && !OSSL_PARAM_set_int(p, custom_iv)) return 0;
-    const char *zero[] = {OSSL_CIPHER_PARAM_AEAD, OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
-                          OSSL_CIPHER_PARAM_HAS_RAND_KEY};
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) &&
+        !OSSL_PARAM_set_int(p, (flags & HWC_PROV_CUSTOM_IV) != 0))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) && !OSSL_PARAM_set_int(p, (flags & HWC_PROV_AEAD) != 0))
+        return 0;
+    const char *zero[] = {OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, OSSL_CIPHER_PARAM_HAS_RAND_KEY};
     for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
         if ((p = OSSL_PARAM_locate(params, zero[i])) && !OSSL_PARAM_set_int(p, 0)) return 0;
     return 1;
@@ -293,22 +257,8 @@ const OSSL_PARAM *hwc_prov_cipher_gettable_params(void *provctx) {
     static int get_params_##bits##lmode(OSSL_PARAM params[]) {                                    \
         return hwc_prov_cipher_get_params(params, EVP_CIPH_##MODE##_MODE, bits / 8, ivlen, blksz, 0); \
     }                                                                                             \
-    const OSSL_DISPATCH hwc_prov_aes##bits##lmode##_functions[] = {                               \
-        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx_##bits##lmode},                          \
-        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))freectx},                                      \
-        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))dupctx},                                        \
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))einit},                                   \
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))dinit},                                   \
-        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))update},                                        \
-        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))final},                                          \
-        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))cipher},                                        \
-        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))get_params_##bits##lmode},                  \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))hwc_prov_cipher_gettable_params},      \
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},                        \
-        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params},              \
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},                        \
-        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},              \
-        {0, NULL}};
+    const OSSL_DISPATCH hwc_prov_aes##bits##lmode##_functions[] =                                  \
+        HWC_PROV_CIPHER_DISPATCH(newctx_##bits##lmode, get_params_##bits##lmode);
 
 AES_TABLE(128, ecb, ECB, 0, 16)
 AES_TABLE(192, ecb, ECB, 0, 16)

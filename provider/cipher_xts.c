@@ -17,44 +17,22 @@ typedef struct {
 
 static void freectx(void *vc) { hwc_prov_free(vc, sizeof(xts_ctx)); }
 
-static void *dupctx(void *vc) {
-    xts_ctx *c = malloc(sizeof *c);
-    if (c) memcpy(c, vc, sizeof *c);
-    return c;
-}
+static void *dupctx(void *vc) { return hwc_prov_copy(vc, sizeof(xts_ctx)); }
 
 static int init(xts_ctx *c, int enc, const unsigned char *key, size_t keylen, const unsigned char *iv,
-                size_t ivlen) {
+                size_t ivlen, const OSSL_PARAM params[]) {
     c->enc = enc;
-    if (iv) {
-        if (ivlen != 16) {
-            hwc_prov_error(HWC_PROV_R_BAD_PARAMETER, "XTS IV length %zu, want 16", ivlen);
-            return 0;
-        }
-        memcpy(c->iv, iv, 16);
-        c->iv_set = 1;
-    }
+    if (!hwc_prov_set_iv(iv, ivlen, c->iv, NULL)) return 0;
+    c->iv_set |= iv != NULL;
     if (key) {
-        if (keylen != c->keylen) {
-            hwc_prov_error(HWC_ERR_KEY_LENGTH, "XTS key of %zu bytes, want %zu", keylen, c->keylen);
-            return 0;
-        }
+        if (!hwc_prov_key_length(keylen, c->keylen)) return 0;
         if (!hwc_prov_check(hwc_aes_xts_setkey(&c->key, key, keylen), "xts setkey (equal halves?)")) return 0;
         c->key_set = 1;
     }
-    return 1;
+    return hwc_prov_keylen_param(params, c->keylen);
 }
 
-static int einit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    (void)params;
-    return init(vc, 1, key, keylen, iv, ivlen);
-}
-static int dinit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
-                 const OSSL_PARAM params[]) {
-    (void)params;
-    return init(vc, 0, key, keylen, iv, ivlen);
-}
+HWC_PROV_CIPHER_INITS
 
 static int update(void *vc, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
                   size_t inl) {
@@ -74,6 +52,12 @@ static int update(void *vc, unsigned char *out, size_t *outl, size_t outsize, co
     return 1;
 }
 
+/* EVP_Cipher(): one data unit, as update. */
+static int cipher(void *vc, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
+                  size_t inl) {
+    return update(vc, out, outl, outsize, in, inl);
+}
+
 static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
     (void)vc, (void)out, (void)outsize;
     *outl = 0;
@@ -82,34 +66,17 @@ static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
 
 static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
     xts_ctx *c = vc;
-    OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, 16)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, c->keylen)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && !OSSL_PARAM_set_octet_string(p, c->iv, 16))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) && !OSSL_PARAM_set_octet_string(p, c->iv, 16))
-        return 0;
-    return 1;
+    return hwc_prov_cipher_ctx_params(params, c->keylen, 16, c->iv, c->iv);
 }
 
 static const OSSL_PARAM *gettable_ctx_params(void *vc, void *provctx) {
     (void)vc, (void)provctx;
-    static const OSSL_PARAM p[] = {OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-                                   OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-                                   OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0), OSSL_PARAM_END};
+    static const OSSL_PARAM p[] = {HWC_PROV_CIPHER_CTX_PARAM_LIST, OSSL_PARAM_END};
     return p;
 }
 
 static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
-    xts_ctx *c = vc;
-    const OSSL_PARAM *p = params ? OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN) : NULL;
-    size_t len;
-    if (p && (!OSSL_PARAM_get_size_t(p, &len) || len != c->keylen)) {
-        hwc_prov_error(HWC_ERR_KEY_LENGTH, "XTS key length is fixed at %zu bytes", c->keylen);
-        return 0;
-    }
-    return 1;
+    return hwc_prov_keylen_param(params, ((xts_ctx *)vc)->keylen);
 }
 
 static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
@@ -126,24 +93,10 @@ static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
         return c;                                                                                \
     }                                                                                            \
     static int get_params_##bits(OSSL_PARAM params[]) {                                          \
-        return hwc_prov_cipher_get_params(params, EVP_CIPH_XTS_MODE, 2 * bits / 8, 16, 1, 1);    \
+        return hwc_prov_cipher_get_params(params, EVP_CIPH_XTS_MODE, 2 * bits / 8, 16, 1, HWC_PROV_CUSTOM_IV); \
     }                                                                                            \
-    const OSSL_DISPATCH hwc_prov_aes##bits##xts_functions[] = {                                  \
-        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx_##bits},                                \
-        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))freectx},                                     \
-        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))dupctx},                                       \
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))einit},                                  \
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))dinit},                                  \
-        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))update},                                       \
-        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))final},                                         \
-        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))update},                                       \
-        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))get_params_##bits},                        \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))hwc_prov_cipher_gettable_params},     \
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},                       \
-        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params},             \
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},                       \
-        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},             \
-        {0, NULL}};
+    const OSSL_DISPATCH hwc_prov_aes##bits##xts_functions[] =                                 \
+        HWC_PROV_CIPHER_DISPATCH(newctx_##bits, get_params_##bits);
 
 XTS_TABLE(128)
 XTS_TABLE(256)

@@ -21,13 +21,13 @@ static void *newctx(void *provctx) {
 
 static void freectx(void *vc) { hwc_prov_free(vc, sizeof(cmac_ctx)); }
 
-static void *dupctx(void *vc) {
-    cmac_ctx *c = malloc(sizeof *c);
-    if (c) memcpy(c, vc, sizeof *c);
-    return c;
-}
+static void *dupctx(void *vc) { return hwc_prov_copy(vc, sizeof(cmac_ctx)); }
 
 static int set_key(cmac_ctx *c, const unsigned char *key, size_t len) {
+    if (!key) {
+        hwc_prov_error(HWC_PROV_R_NOT_INITIALISED, "CMAC: no key");
+        return 0;
+    }
     if (!c->keylen) {
         hwc_prov_error(HWC_PROV_R_NOT_INITIALISED, "CMAC: set the cipher (AES-*-CBC) before the key");
         return 0;
@@ -62,23 +62,20 @@ static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
         c->keylen = keylen;
         c->key_set = 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY))) {
-        const void *key;
-        size_t len;
-        if (!OSSL_PARAM_get_octet_string_ptr(p, &key, &len) || !set_key(c, key, len)) return 0;
-    }
-    return 1;
+    const void *key;
+    size_t len;
+    int has_key = hwc_prov_key_param(params, &key, &len);
+    return has_key == 0 || (has_key == 1 && set_key(c, key, len));
 }
 
 static int init(void *vc, const unsigned char *key, size_t keylen, const OSSL_PARAM params[]) {
     cmac_ctx *c = vc;
     if (!set_ctx_params(c, params)) return 0;
-    if (key) return set_key(c, key, keylen);
-    if (!c->key_set) {
-        hwc_prov_error(HWC_PROV_R_NOT_INITIALISED, "CMAC: no key");
-        return 0;
+    if (!key && c->key_set) {   /* same key, new message */
+        key = c->key;
+        keylen = c->keylen;
     }
-    return set_key(c, c->key, c->keylen);
+    return set_key(c, key, keylen);
 }
 
 static int update(void *vc, const unsigned char *in, size_t inl) {
@@ -107,17 +104,7 @@ static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
 
 static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
     (void)vc;
-    OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) && !OSSL_PARAM_set_size_t(p, 16)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, 16)) return 0;
-    return 1;
-}
-
-static const OSSL_PARAM *gettable_ctx_params(void *vc, void *provctx) {
-    (void)vc, (void)provctx;
-    static const OSSL_PARAM p[] = {OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
-                                   OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, NULL), OSSL_PARAM_END};
-    return p;
+    return hwc_prov_mac_sizes(params, 16, 16);
 }
 
 static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
@@ -128,15 +115,4 @@ static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
     return p;
 }
 
-const OSSL_DISPATCH hwc_prov_cmac_functions[] = {
-    {OSSL_FUNC_MAC_NEWCTX, (void (*)(void))newctx},
-    {OSSL_FUNC_MAC_DUPCTX, (void (*)(void))dupctx},
-    {OSSL_FUNC_MAC_FREECTX, (void (*)(void))freectx},
-    {OSSL_FUNC_MAC_INIT, (void (*)(void))init},
-    {OSSL_FUNC_MAC_UPDATE, (void (*)(void))update},
-    {OSSL_FUNC_MAC_FINAL, (void (*)(void))final},
-    {OSSL_FUNC_MAC_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},
-    {OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params},
-    {OSSL_FUNC_MAC_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},
-    {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},
-    {0, NULL}};
+const OSSL_DISPATCH hwc_prov_cmac_functions[] = HWC_PROV_MAC_DISPATCH;

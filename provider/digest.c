@@ -30,11 +30,7 @@ static void *newctx512(void *provctx) { (void)provctx; return newctx(512); }
 
 static void freectx(void *vc) { hwc_prov_free(vc, sizeof(digest_ctx)); }
 
-static void *dupctx(void *vc) {
-    digest_ctx *c = malloc(sizeof *c);
-    if (c) memcpy(c, vc, sizeof *c);
-    return c;
-}
+static void *dupctx(void *vc) { return hwc_prov_copy(vc, sizeof(digest_ctx)); }
 
 static int init(void *vc, const OSSL_PARAM params[]) {
     (void)params;

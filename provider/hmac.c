@@ -1,4 +1,6 @@
-/* MAC "HMAC" (RFC 2104) over STREEBOG-256/512 (RFC 7836 section 4.1.1).
+/* MAC "HMAC" (RFC 2104) over STREEBOG-256/512 (RFC 7836 section 4.1.1)
+ * through the library's streaming HMAC; the keyed state is kept so that an
+ * init without a key starts a new message under the same key.
  * Another digest (a user's HMAC-SHA256 where this provider is configured
  * next to the default one) is handed to the HMAC of the other providers
  * (see HWC_PROV_ELSEWHERE_LIBCTX), so loading hwcrypt never breaks it. */
@@ -8,44 +10,11 @@
 #include "hwcrypt/hwcrypt.h"
 #include "prov.h"
 
-int hwc_prov_hmac_setkey(hwc_prov_hmac_key *k, unsigned bits, const unsigned char *key, size_t len) {
-    uint8_t block[64] = {0}, pad[64];
-    hwc_streebog_ctx h;
-    int st = HWC_OK;
-    if (len > sizeof block) st = hwc_streebog(bits, key, len, block);   /* K = H(K) */
-    else if (len) memcpy(block, key, len);
-    for (int i = 0; i < 64; i++) pad[i] = block[i] ^ 0x36;
-    if (st == HWC_OK) st = hwc_streebog_init(&h, bits);
-    if (st == HWC_OK) st = hwc_streebog_update(&h, pad, 64);
-    if (st == HWC_OK) k->inner = h;
-    for (int i = 0; i < 64; i++) pad[i] = block[i] ^ 0x5c;
-    if (st == HWC_OK) st = hwc_streebog_init(&h, bits);
-    if (st == HWC_OK) st = hwc_streebog_update(&h, pad, 64);
-    if (st == HWC_OK) k->outer = h;
-    k->bits = st == HWC_OK ? bits : 0;
-    hwc_wipe(block, sizeof block);
-    hwc_wipe(pad, sizeof pad);
-    hwc_wipe(&h, sizeof h);
-    return hwc_prov_check(st, "hmac key");
-}
-
-int hwc_prov_hmac_end(const hwc_prov_hmac_key *k, hwc_streebog_ctx *run, unsigned char *mac) {
-    uint8_t ih[64];
-    hwc_streebog_ctx o = k->outer;
-    int st = hwc_streebog_final(run, ih);
-    if (st == HWC_OK) st = hwc_streebog_update(&o, ih, k->bits / 8);
-    if (st == HWC_OK) st = hwc_streebog_final(&o, mac);
-    hwc_wipe(ih, sizeof ih);
-    hwc_wipe(&o, sizeof o);
-    return hwc_prov_check(st, "hmac final");
-}
-
 typedef struct {
     hwc_prov_ctx *pc;
     unsigned bits;          /* digest chosen: 256/512; 0 = none yet or another digest */
-    hwc_prov_hmac_key key;
-    hwc_streebog_ctx run;
-    int running;
+    hwc_hmac_streebog_ctx keyed, run;
+    int keyed_set, running;
     EVP_MAC_CTX *other;     /* HMAC of another provider, for another digest */
 } hmac_ctx;
 
@@ -77,8 +46,7 @@ static int set_digest(hmac_ctx *c, const char *name, const OSSL_PARAM params[]) 
     size_t size = hwc_prov_streebog_size(name);
     EVP_MAC_CTX_free(c->other);
     c->other = NULL;
-    c->running = 0;
-    c->key.bits = 0;
+    c->running = c->keyed_set = 0;
     c->bits = (unsigned)size * 8;
     if (size) return 1;
     EVP_MAC *mac = EVP_MAC_fetch(HWC_PROV_ELSEWHERE_LIBCTX, "HMAC", HWC_PROV_ELSEWHERE_PROPS);
@@ -99,9 +67,9 @@ static int set_key(hmac_ctx *c, const unsigned char *key, size_t len) {
         hwc_prov_error(HWC_PROV_R_NOT_INITIALISED, "HMAC: set the digest before the key");
         return 0;
     }
-    if (!hwc_prov_hmac_setkey(&c->key, c->bits, key, len)) return 0;
-    c->run = c->key.inner;
-    c->running = 1;
+    if (!hwc_prov_check(hwc_hmac_streebog_init(&c->keyed, c->bits, key, len), "hmac init")) return 0;
+    c->run = c->keyed;
+    c->keyed_set = c->running = 1;
     return 1;
 }
 
@@ -116,12 +84,10 @@ static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
         return 0;
     }
     if (c->other) return 1;   /* the other HMAC has taken every parameter */
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY))) {
-        const void *key;
-        size_t len;
-        if (!OSSL_PARAM_get_octet_string_ptr(p, &key, &len) || !set_key(c, key, len)) return 0;
-    }
-    return 1;
+    const void *key;
+    size_t len;
+    int has_key = hwc_prov_key_param(params, &key, &len);
+    return has_key == 0 || (has_key == 1 && set_key(c, key, len));
 }
 
 static int init(void *vc, const unsigned char *key, size_t keylen, const OSSL_PARAM params[]) {
@@ -129,11 +95,11 @@ static int init(void *vc, const unsigned char *key, size_t keylen, const OSSL_PA
     if (!set_ctx_params(c, params)) return 0;
     if (c->other) return EVP_MAC_init(c->other, key, keylen, NULL);
     if (key) return set_key(c, key, keylen);
-    if (!c->key.bits) {
+    if (!c->keyed_set) {
         hwc_prov_error(HWC_PROV_R_NOT_INITIALISED, "HMAC: no key");
         return 0;
     }
-    c->run = c->key.inner;   /* same key, new message */
+    c->run = c->keyed;   /* same key, new message */
     c->running = 1;
     return 1;
 }
@@ -145,7 +111,7 @@ static int update(void *vc, const unsigned char *in, size_t inl) {
         hwc_prov_error(HWC_PROV_R_NOT_INITIALISED, "HMAC update before init");
         return 0;
     }
-    return hwc_prov_check(hwc_streebog_update(&c->run, in, inl), "hmac update");
+    return hwc_prov_check(hwc_hmac_streebog_update(&c->run, in, inl), "hmac update");
 }
 
 static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
@@ -160,7 +126,7 @@ static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
         return 0;
     }
     c->running = 0;
-    if (!hwc_prov_hmac_end(&c->key, &c->run, out)) return 0;
+    if (!hwc_prov_check(hwc_hmac_streebog_final(&c->run, out), "hmac final")) return 0;
     *outl = c->bits / 8;
     return 1;
 }
@@ -168,17 +134,7 @@ static int final(void *vc, unsigned char *out, size_t *outl, size_t outsize) {
 static int get_ctx_params(void *vc, OSSL_PARAM params[]) {
     hmac_ctx *c = vc;
     if (c->other) return EVP_MAC_CTX_get_params(c->other, params);
-    OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) && !OSSL_PARAM_set_size_t(p, c->bits / 8)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, 64)) return 0;
-    return 1;
-}
-
-static const OSSL_PARAM *gettable_ctx_params(void *vc, void *provctx) {
-    (void)vc, (void)provctx;
-    static const OSSL_PARAM p[] = {OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
-                                   OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, NULL), OSSL_PARAM_END};
-    return p;
+    return hwc_prov_mac_sizes(params, c->bits / 8, 64);
 }
 
 static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
@@ -189,15 +145,4 @@ static const OSSL_PARAM *settable_ctx_params(void *vc, void *provctx) {
     return p;
 }
 
-const OSSL_DISPATCH hwc_prov_hmac_functions[] = {
-    {OSSL_FUNC_MAC_NEWCTX, (void (*)(void))newctx},
-    {OSSL_FUNC_MAC_DUPCTX, (void (*)(void))dupctx},
-    {OSSL_FUNC_MAC_FREECTX, (void (*)(void))freectx},
-    {OSSL_FUNC_MAC_INIT, (void (*)(void))init},
-    {OSSL_FUNC_MAC_UPDATE, (void (*)(void))update},
-    {OSSL_FUNC_MAC_FINAL, (void (*)(void))final},
-    {OSSL_FUNC_MAC_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},
-    {OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params},
-    {OSSL_FUNC_MAC_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},
-    {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},
-    {0, NULL}};
+const OSSL_DISPATCH hwc_prov_hmac_functions[] = HWC_PROV_MAC_DISPATCH;

@@ -1,6 +1,6 @@
 /* KDF "PBKDF2" (RFC 8018 section 5.2) with PRF HMAC-STREEBOG-512 through
  * hwc_pbkdf2_streebog512 (R 50.1.111-2016 section 4) and HMAC-STREEBOG-256
- * from the provider's HMAC. Parameters as OpenSSL's PBKDF2: pass, salt,
+ * from the library's streaming HMAC. Parameters as OpenSSL's PBKDF2: pass, salt,
  * iter, digest, properties, pkcs5 (0 = SP 800-132 lower bounds). Another
  * digest (OpenSSL's default is SHA1) is derived by the other providers'
  * PBKDF2 (see HWC_PROV_ELSEWHERE_LIBCTX). */
@@ -98,20 +98,21 @@ static int set_ctx_params(void *vc, const OSSL_PARAM params[]) {
     return 1;
 }
 
-/* PBKDF2 with HMAC-STREEBOG-256 (RFC 8018 5.2: T_i = U_1 ^ ... ^ U_c). */
+/* PBKDF2 with HMAC-STREEBOG-256 (RFC 8018 5.2: T_i = U_1 ^ ... ^ U_c), each
+   HMAC from a copy of the keyed state. */
 static int pbkdf2_256(const pbkdf2_ctx *c, unsigned char *out, size_t len) {
-    hwc_prov_hmac_key k;
+    hwc_hmac_streebog_ctx keyed, run;
     uint8_t u[32], t[32];
-    int ok = hwc_prov_hmac_setkey(&k, 256, c->pass, c->pass_len);
+    int ok = hwc_prov_check(hwc_hmac_streebog_init(&keyed, 256, c->pass, c->pass_len), "pbkdf2");
     for (uint32_t i = 1; ok && len; i++) {
         uint8_t be[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
-        hwc_streebog_ctx run = k.inner;
-        ok = hwc_streebog_update(&run, c->salt, c->salt_len) == HWC_OK &&
-             hwc_streebog_update(&run, be, 4) == HWC_OK && hwc_prov_hmac_end(&k, &run, u);
+        run = keyed;
+        ok = hwc_hmac_streebog_update(&run, c->salt, c->salt_len) == HWC_OK &&
+             hwc_hmac_streebog_update(&run, be, 4) == HWC_OK && hwc_hmac_streebog_final(&run, u) == HWC_OK;
         memcpy(t, u, 32);
         for (uint64_t j = 1; ok && j < c->iter; j++) {
-            run = k.inner;
-            ok = hwc_streebog_update(&run, u, 32) == HWC_OK && hwc_prov_hmac_end(&k, &run, u);
+            run = keyed;
+            ok = hwc_hmac_streebog_update(&run, u, 32) == HWC_OK && hwc_hmac_streebog_final(&run, u) == HWC_OK;
             for (int b = 0; b < 32; b++) t[b] ^= u[b];
         }
         size_t n = len < 32 ? len : 32;
@@ -119,7 +120,8 @@ static int pbkdf2_256(const pbkdf2_ctx *c, unsigned char *out, size_t len) {
         out += n;
         len -= n;
     }
-    hwc_wipe(&k, sizeof k);
+    hwc_wipe(&keyed, sizeof keyed);
+    hwc_wipe(&run, sizeof run);
     hwc_wipe(u, sizeof u);
     hwc_wipe(t, sizeof t);
     return ok;

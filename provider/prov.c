@@ -1,8 +1,9 @@
 /* hwcrypt OpenSSL 3 provider: entry point, provider parameters, the
  * algorithm lists and errors. Properties of every algorithm: provider=hwcrypt.
- * AES algorithms are offered only when a hardware AES kernel is active (on a
+ * AES algorithms (ECB, CBC, CTR, XTS, GCM, CMAC) are offered only when a hardware AES kernel is active (on a
  * CPU without one, OpenSSL's default provider is faster: the QAT provider's
  * rule); Streebog, HMAC and PBKDF2 always. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,68 @@ void hwc_prov_free(void *p, size_t len) {
     free(p);
 }
 
+void *hwc_prov_copy(const void *ctx, size_t len) {
+    void *c = malloc(len);
+    if (c) memcpy(c, ctx, len);
+    return c;
+}
+
+int hwc_prov_mac_sizes(OSSL_PARAM params[], size_t size, size_t block) {
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) && !OSSL_PARAM_set_size_t(p, size)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, block)) return 0;
+    return 1;
+}
+
+const OSSL_PARAM *hwc_prov_mac_gettable_sizes(void *vc, void *provctx) {
+    (void)vc, (void)provctx;
+    static const OSSL_PARAM p[] = {OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
+                                   OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, NULL), OSSL_PARAM_END};
+    return p;
+}
+
+int hwc_prov_key_param(const OSSL_PARAM params[], const void **key, size_t *len) {
+    const OSSL_PARAM *p = params ? OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY) : NULL;
+    if (!p) return 0;
+    return OSSL_PARAM_get_octet_string_ptr(p, key, len) ? 1 : -1;
+}
+
+int hwc_prov_cipher_ctx_params(OSSL_PARAM params[], size_t keylen, size_t ivlen, const unsigned char *oiv,
+                               const unsigned char *iv) {
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && !OSSL_PARAM_set_octet_string(p, oiv, ivlen))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) && !OSSL_PARAM_set_octet_string(p, iv, ivlen))
+        return 0;
+    return 1;
+}
+
+int hwc_prov_key_length(size_t got, size_t want) {
+    if (got == want) return 1;
+    hwc_prov_error(HWC_ERR_KEY_LENGTH, "key of %zu bytes, this cipher takes %zu", got, want);
+    return 0;
+}
+
+int hwc_prov_keylen_param(const OSSL_PARAM params[], size_t want) {
+    const OSSL_PARAM *p = params ? OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN) : NULL;
+    size_t len = want;
+    if (p && !OSSL_PARAM_get_size_t(p, &len)) return 0;
+    return hwc_prov_key_length(len, want);
+}
+
+int hwc_prov_set_iv(const unsigned char *iv, size_t ivlen, unsigned char *dst1, unsigned char *dst2) {
+    if (!iv) return 1;
+    if (ivlen != 16) {
+        hwc_prov_error(HWC_PROV_R_BAD_PARAMETER, "IV length %zu, want 16", ivlen);
+        return 0;
+    }
+    memcpy(dst1, iv, 16);
+    if (dst2) memcpy(dst2, iv, 16);
+    return 1;
+}
+
 const OSSL_ITEM *hwc_prov_reason_strings(void) {
     static OSSL_ITEM items[] = {
         {1, NULL}, {2, NULL}, {3, NULL}, {4, NULL}, {5, NULL}, {6, NULL}, {7, NULL}, {8, NULL}, {9, NULL},
@@ -69,7 +132,7 @@ static const OSSL_ALGORITHM kdfs[] = {
     {NULL, NULL, NULL, NULL}};
 /* MACs and ciphers: AES ones only with a hardware AES kernel (filled at init) */
 static OSSL_ALGORITHM macs[3];
-static OSSL_ALGORITHM ciphers[12];
+static OSSL_ALGORITHM ciphers[15];
 
 static const OSSL_ALGORITHM aes_ciphers[] = {
     {"AES-128-ECB:2.16.840.1.101.3.4.1.1", PROPS, hwc_prov_aes128ecb_functions, NULL},
@@ -83,6 +146,9 @@ static const OSSL_ALGORITHM aes_ciphers[] = {
     {"AES-256-CTR", PROPS, hwc_prov_aes256ctr_functions, NULL},
     {"AES-128-XTS:1.3.111.2.1619.0.1.1", PROPS, hwc_prov_aes128xts_functions, NULL},
     {"AES-256-XTS:1.3.111.2.1619.0.1.2", PROPS, hwc_prov_aes256xts_functions, NULL},
+    {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", PROPS, hwc_prov_aes128gcm_functions, NULL},
+    {"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", PROPS, hwc_prov_aes192gcm_functions, NULL},
+    {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", PROPS, hwc_prov_aes256gcm_functions, NULL},
 };
 
 static int aes_in_hardware(void) {
@@ -123,22 +189,29 @@ static const OSSL_PARAM *gettable_params(void *provctx) {
 }
 
 /* "hwcrypt provider (kernels: aes=avx512, streebog=avx512, mpi=adx)" */
-static const char *provider_name(void) {
-    static char name[256];
-    if (name[0]) return name;
+static char name[256];
+static void make_name(void) {
     size_t n = (size_t)snprintf(name, sizeof name, "hwcrypt provider (kernels:");
     const char *const *fam = hwc_families();
     for (size_t i = 0; fam[i] && n < sizeof name; i++)
         n += (size_t)snprintf(name + n, sizeof name - n, "%s %s=%s", i ? "," : "", fam[i],
                               hwc_kernel_active(fam[i]));
     if (n < sizeof name) snprintf(name + n, sizeof name - n, "%s", aes_in_hardware() ? ")" : "; AES left to other providers)");
-    return name;
+}
+
+/* The algorithm tables and the name, once per process (the kernels are
+   chosen once: HWCRYPT_KERNEL is read at the first init). */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static void setup_once(void) {
+    hwc_init();   /* a bad HWCRYPT_KERNEL item is reported on stderr */
+    fill_tables();
+    make_name();
 }
 
 static int get_params(void *provctx, OSSL_PARAM params[]) {
     (void)provctx;
     OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) && !OSSL_PARAM_set_utf8_ptr(p, provider_name()))
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) && !OSSL_PARAM_set_utf8_ptr(p, name))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) && !OSSL_PARAM_set_utf8_ptr(p, hwc_version()))
         return 0;
@@ -179,11 +252,10 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
         }
     }
     g_handle = handle;
-    hwc_init();   /* HWCRYPT_KERNEL applies; a bad item is reported on stderr */
+    pthread_once(&tables_once, setup_once);
     hwc_prov_ctx *pc = calloc(1, sizeof *pc);
     if (!pc) return 0;
     pc->handle = handle;
-    fill_tables();
     *out = provider_functions;
     *provctx = pc;
     return 1;

@@ -44,7 +44,7 @@ void hwc_prov_error_at(const char *file, int line, const char *func, int reason,
 int hwc_prov_check_at(const char *file, int line, const char *func, int status, const char *what);
 
 /* Tables of the algorithms (digest.c, hmac.c, pbkdf2.c, cmac.c, cipher_aes.c,
-   cipher_xts.c). */
+   cipher_xts.c, cipher_gcm.c). */
 extern const OSSL_DISPATCH hwc_prov_streebog256_functions[];
 extern const OSSL_DISPATCH hwc_prov_streebog512_functions[];
 extern const OSSL_DISPATCH hwc_prov_hmac_functions[];
@@ -55,29 +55,93 @@ extern const OSSL_DISPATCH hwc_prov_aes128ecb_functions[], hwc_prov_aes192ecb_fu
     hwc_prov_aes256cbc_functions[], hwc_prov_aes128ctr_functions[], hwc_prov_aes192ctr_functions[],
     hwc_prov_aes256ctr_functions[];
 extern const OSSL_DISPATCH hwc_prov_aes128xts_functions[], hwc_prov_aes256xts_functions[];
+extern const OSSL_DISPATCH hwc_prov_aes128gcm_functions[], hwc_prov_aes192gcm_functions[],
+    hwc_prov_aes256gcm_functions[];
 
 /* Constant parameters of a cipher (mode, lengths, flags), shared by the
-   AES tables of cipher_aes.c and cipher_xts.c. */
+   AES tables of cipher_aes.c, cipher_xts.c and cipher_gcm.c. */
+#define HWC_PROV_CUSTOM_IV 1
+#define HWC_PROV_AEAD 2
 int hwc_prov_cipher_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen, size_t ivlen, size_t blksz,
-                               int custom_iv);
+                               int flags);
 const OSSL_PARAM *hwc_prov_cipher_gettable_params(void *provctx);
 
 /* Streebog digest size in bytes (32 or 64) for an OpenSSL digest name, or 0. */
 size_t hwc_prov_streebog_size(const char *name);
 
-/* HMAC over Streebog (RFC 2104 with RFC 7836's digests, block 64 bytes),
-   built from the public digest API: the digest states after the inner and
-   outer pads are kept, so each message costs no key processing. */
-#include "hwcrypt/streebog.h"
-typedef struct hwc_prov_hmac_key {
-    hwc_streebog_ctx inner, outer;
-    unsigned bits;   /* 256 or 512; 0 = no key */
-} hwc_prov_hmac_key;
-int hwc_prov_hmac_setkey(hwc_prov_hmac_key *k, unsigned bits, const unsigned char *key, size_t len);
-/* the tag of the message absorbed by `run` (a copy of k->inner updated with it) */
-int hwc_prov_hmac_end(const hwc_prov_hmac_key *k, hwc_streebog_ctx *run, unsigned char *mac);
-
 /* Wipes and frees (NULL allowed). */
 void hwc_prov_free(void *p, size_t len);
+/* A heap copy of a context with no pointers to own (NULL on no memory). */
+void *hwc_prov_copy(const void *ctx, size_t len);
+
+/* A MAC's "size" and "block-size" context parameters, and their list. */
+int hwc_prov_mac_sizes(OSSL_PARAM params[], size_t size, size_t block);
+const OSSL_PARAM *hwc_prov_mac_gettable_sizes(void *vc, void *provctx);
+
+/* The "key" parameter of a MAC: 1 found (*key, *len set), 0 absent, -1 bad. */
+int hwc_prov_key_param(const OSSL_PARAM params[], const void **key, size_t *len);
+
+/* The context parameters every cipher answers: keylen, ivlen, iv (as
+   given), updated-iv (as it stands). */
+int hwc_prov_cipher_ctx_params(OSSL_PARAM params[], size_t keylen, size_t ivlen, const unsigned char *oiv,
+                               const unsigned char *iv);
+#define HWC_PROV_CIPHER_CTX_PARAM_LIST                                                     \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL), OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL), \
+        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),                            \
+        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0)
+
+/* A cipher's fixed key length: a key of another length, or a "keylen"
+   parameter asking for one, is refused with an error. */
+int hwc_prov_key_length(size_t got, size_t want);
+int hwc_prov_keylen_param(const OSSL_PARAM params[], size_t want);
+
+/* A cipher's 16-byte IV from init: copied to each of dst[] (NULL ends),
+   or an error for another length. iv == NULL leaves them. */
+int hwc_prov_set_iv(const unsigned char *iv, size_t ivlen, unsigned char *dst1, unsigned char *dst2);
+
+/* The dispatch table of a MAC file, from its static functions of these names. */
+#define HWC_PROV_MAC_DISPATCH                                                   \
+    {{OSSL_FUNC_MAC_NEWCTX, (void (*)(void))newctx},                            \
+     {OSSL_FUNC_MAC_DUPCTX, (void (*)(void))dupctx},                            \
+     {OSSL_FUNC_MAC_FREECTX, (void (*)(void))freectx},                          \
+     {OSSL_FUNC_MAC_INIT, (void (*)(void))init},                                \
+     {OSSL_FUNC_MAC_UPDATE, (void (*)(void))update},                            \
+     {OSSL_FUNC_MAC_FINAL, (void (*)(void))final},                              \
+     {OSSL_FUNC_MAC_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},            \
+     {OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, (void (*)(void))hwc_prov_mac_gettable_sizes}, \
+     {OSSL_FUNC_MAC_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},            \
+     {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params},  \
+     {0, NULL}}
+
+/* A cipher's encrypt_init and decrypt_init, from its
+   static int init(ctx, enc, key, keylen, iv, ivlen, params). */
+#define HWC_PROV_CIPHER_INITS                                                                    \
+    static int einit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, \
+                     size_t ivlen, const OSSL_PARAM params[]) {                                  \
+        return init(vc, 1, key, keylen, iv, ivlen, params);                                      \
+    }                                                                                            \
+    static int dinit(void *vc, const unsigned char *key, size_t keylen, const unsigned char *iv, \
+                     size_t ivlen, const OSSL_PARAM params[]) {                                  \
+        return init(vc, 0, key, keylen, iv, ivlen, params);                                      \
+    }
+
+/* The dispatch table of a cipher, from the static functions of its file
+   and its own newctx and get_params. */
+#define HWC_PROV_CIPHER_DISPATCH(newctx_fn, get_params_fn)                      \
+    {{OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx_fn},                      \
+     {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))freectx},                       \
+     {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))dupctx},                         \
+     {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))einit},                    \
+     {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))dinit},                    \
+     {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))update},                         \
+     {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))final},                           \
+     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))cipher},                         \
+     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))get_params_fn},              \
+     {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))hwc_prov_cipher_gettable_params}, \
+     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))get_ctx_params},         \
+     {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))gettable_ctx_params}, \
+     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))set_ctx_params},         \
+     {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))settable_ctx_params}, \
+     {0, NULL}}
 
 #endif

@@ -7,6 +7,8 @@
 # `openssl dgst -md_gost12_512` use hwcrypt.
 # Usage: openssl_cli_test.sh DIR_OF_hwcrypt.so /path/to/hwcrypt
 set -u
+# openssl with the sanitizer runtimes preloaded when the module is built with them
+openssl() { LD_PRELOAD="${HWC_OPENSSL_PRELOAD:-${LD_PRELOAD:-}}" command openssl "$@"; }
 dir=$(cd "$1" && pwd) cli=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -78,6 +80,12 @@ kdf() { openssl kdf "${P[@]}" -keylen "$1" -kdfopt digest:"$2" -kdfopt pass:pass
 same "kdf c=1" 64770af7f748c3b1c9ac831dbcfd85c26111b30a8a657ddc3056b80ca73e040d2854fd36811f6d825cc4ab66ec0a68a490a9e5cf5156b3a2b7eecddbf9a16b47 "$(kdf 64 md_gost12_512 1)"
 same "kdf c=2" 5a585bafdfbb6e8830d6d68aa3b43ac00d2e4aebce01c9b31c2caed56f0236d4d34b2b8fbd2c4e89d54d46f50e47d45bbac301571743119e8d3c42ba66d348de "$(kdf 64 md_gost12_512 2)"
 same "kdf c=4096" e52deb9a2d2aaff4e2ac9d47a41f34c20376591c67807f0477e32549dc341bc7867c09841b6d58e29d0347c996301d55df0d34e47cf68f4e3c2cdaf1d9ab86c3 "$(kdf 64 md_gost12_512 4096)"
+same "kdf 100 bytes" b2d8f1245fc4d29274802057e4b54e0a0753aa22fc53760b301cf008679e58fe4bee9addcae99ba2b0b20f431a9c5e50f395c89387d0945aedeca6eb4015dfc2bd2421ee9bb71183ba882ceebfef259f33f9e27dc6178cb89dc37428cf9cc52a2baa2d3a \
+  "$(openssl kdf "${P[@]}" -keylen 100 -kdfopt digest:md_gost12_512 -kdfopt pass:passwordPASSWORDpassword \
+     -kdfopt salt:saltSALTsaltSALTsaltSALTsaltSALTsalt -kdfopt iter:4096 PBKDF2 | lower)"
+same "kdf with NUL bytes" 50df062885b69801a3c10248eb0a27ab6e522ffeb20c991c660f001475d73a4e167f782c18e97e92976d9c1d970831ea78ccb879f67068cdac1910740844e830 \
+  "$(openssl kdf "${P[@]}" -keylen 64 -kdfopt digest:md_gost12_512 -kdfopt hexpass:7061737300776f7264 \
+     -kdfopt hexsalt:7361006c74 -kdfopt iter:4096 PBKDF2 | lower)"
 if [ $gost = 1 ]; then
   for d in md_gost12_256 md_gost12_512; do
     same "kdf $d 150 bytes vs default PBKDF2 over gostprov" \

@@ -148,8 +148,8 @@ static int run(size_t key_len) {
     hwc_wipe(&c, sizeof c);
     /* back holds the XTS round trip (517 bytes), or for AES-192 the CBC one */
     if (bad || v != HWC_OK || memcmp(back, pt, key_len == 24 ? 512 : 517) != 0 || batch_bad) {
-        fprintf(stderr, "ct_aes: AES-%zu wrong result (status %d, verify %d, batch %d)\n", 8 * key_len, bad, v,
-                batch_bad);
+        fprintf(stderr, "ct_aes: AES-%zu wrong result (status %d, verify %d, batch %d)\n",
+                8 * key_len, bad, v, batch_bad);
         return 2;
     }
     return 0;

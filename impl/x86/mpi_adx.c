@@ -3,9 +3,10 @@
  * muladd: d += s*b with two independent carry chains per limb (Intel white
  * paper "New Instructions Supporting Large Integer Arithmetic on Intel
  * Architecture Processors", 2012): ADCX (CF) adds the previous high half to
- * the low half, ADOX (OF) adds d[i]. 8 limbs per iteration, n % 8 by entering
- * the loop part-way; loop control uses LEA/JRCXZ, which leave CF and OF alone
- * (measured: 16 limbs per iteration is no faster).
+ * the low half, ADOX (OF) adds d[i]. 8 limbs per iteration; rows of 8k limbs
+ * enter the loop at its top, others part-way through a jump table; loop
+ * control uses LEA/JRCXZ, which leave CF and OF alone (measured: 16 limbs
+ * per iteration is no faster; docs/mpi-muladd.md has the figures).
  *
  * montmul: Montgomery multiplication, coarsely integrated operand scanning
  * (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication

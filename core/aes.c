@@ -55,41 +55,43 @@ static int check_blocks(const hwc_aes_key *k, const void *out, const void *in, s
     return HWC_OK;
 }
 
-int hwc_aes_ecb_encrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len) {
+/* ECB (SP 800-38A 6.1) in one direction. */
+static int ecb(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len, int decrypt) {
     const hwc_aes_impl *impl;
     int rc = check_blocks(k, out, in, len, &impl);
-    if (rc != HWC_OK) return rc;
-    if (len) impl->ecb_encrypt(k, out, in, len / 16);
+    if (rc != HWC_OK || !len) return rc;
+    (decrypt ? impl->ecb_decrypt : impl->ecb_encrypt)(k, out, in, len / 16);
     return HWC_OK;
+}
+
+int hwc_aes_ecb_encrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len) {
+    return ecb(k, out, in, len, 0);
 }
 
 int hwc_aes_ecb_decrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len) {
-    const hwc_aes_impl *impl;
-    int rc = check_blocks(k, out, in, len, &impl);
-    if (rc != HWC_OK) return rc;
-    if (len) impl->ecb_decrypt(k, out, in, len / 16);
-    return HWC_OK;
+    return ecb(k, out, in, len, 1);
 }
 
-/* SP 800-38A 6.2; iv is left at the last ciphertext block. */
-int hwc_aes_cbc_encrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                        size_t len) {
+/* CBC (SP 800-38A 6.2) in one direction; iv is left at the last ciphertext
+   block. */
+static int cbc(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len,
+               int decrypt) {
     const hwc_aes_impl *impl;
     if (!iv) return HWC_ERR_NULL_POINTER;
     int rc = check_blocks(k, out, in, len, &impl);
-    if (rc != HWC_OK) return rc;
-    if (len) HWC_AES_MODE(impl, cbc_encrypt)(k, iv, out, in, len / 16);
+    if (rc != HWC_OK || !len) return rc;
+    (decrypt ? HWC_AES_MODE(impl, cbc_decrypt) : HWC_AES_MODE(impl, cbc_encrypt))(k, iv, out, in, len / 16);
     return HWC_OK;
+}
+
+int hwc_aes_cbc_encrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                        size_t len) {
+    return cbc(k, iv, out, in, len, 0);
 }
 
 int hwc_aes_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                         size_t len) {
-    const hwc_aes_impl *impl;
-    if (!iv) return HWC_ERR_NULL_POINTER;
-    int rc = check_blocks(k, out, in, len, &impl);
-    if (rc != HWC_OK) return rc;
-    if (len) HWC_AES_MODE(impl, cbc_decrypt)(k, iv, out, in, len / 16);
-    return HWC_OK;
+    return cbc(k, iv, out, in, len, 1);
 }
 
 /* SP 800-38A 6.5; a partial last block uses the first bytes of one more

@@ -228,10 +228,9 @@ static int aad_piece(hwc_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t
 
 /* One message through the kernel under test: one-shot (guarded, misaligned),
    in place, streamed in random pieces; all against the reference. */
-static void one_message(const char *kernel, hwc_rng *r, size_t kl, size_t ivl, size_t al, size_t len) {
-    uint8_t key[32], iv[128], ref_tag[16], tag[16];
-    hwc_rng_fill(r, key, kl);
-    hwc_rng_fill(r, iv, ivl);
+static void message_check(const char *kernel, hwc_rng *r, const uint8_t *key, size_t kl, const uint8_t *iv,
+                          size_t ivl, size_t al, size_t len) {
+    uint8_t ref_tag[16], tag[16];
     size_t mis = hwc_rng_below(r, 64), tl = tag_lens[hwc_rng_below(r, N_TAG_LENS)];
     hwc_guarded ga, gp, gc, go, gt;
     hwc_guarded_alloc(&ga, al, mis);
@@ -290,6 +289,13 @@ static void one_message(const char *kernel, hwc_rng *r, size_t kl, size_t ivl, s
     hwc_guarded_free(&gt);
 }
 
+static void one_message(const char *kernel, hwc_rng *r, size_t kl, size_t ivl, size_t al, size_t len) {
+    uint8_t key[32], iv[128];
+    hwc_rng_fill(r, key, kl);
+    hwc_rng_fill(r, iv, ivl);
+    message_check(kernel, r, key, kl, iv, ivl, al, len);
+}
+
 static void differential_check(const char *kernel, void *arg) {
     (void)arg;
     hwc_rng r;
@@ -314,6 +320,41 @@ Test(gcm, kernels_agree_with_openssl_and_generic, .timeout = 900) {
     fprintf(stderr, "[gcm] built without OpenSSL: every kernel against generic only\n");
 #endif
     hwc_test_each_kernel("aes", differential_check, NULL);
+}
+
+/* ---- IVs other than 12 bytes with the counter near its byte wrap ------------- */
+/* For IVs other than 96 bits J0 = GHASH_H(IV || 0 || [len(IV)]64) (SP 800-38D
+   7.1 step 2): the counter is secret, and the kernels make counter blocks
+   without looking at it. For every last byte of inc32(J0) from 256 - 40 to
+   255 and 0..3, an IV giving it is searched (the context's counter after
+   init, about 256 tries), and the message (about 3 zmm batches, so the byte
+   wraps inside a batch at every offset) is checked against the references. */
+static void hashed_iv_wrap_check(const char *kernel, void *arg) {
+    (void)arg;
+    static const size_t ivls[] = {16, 13, 60};
+    hwc_rng r;
+    hwc_rng_init(&r, hwc_test_seed() ^ 0x68697677);
+    uint8_t key[32], iv[60];
+    for (size_t li = 0; li < sizeof ivls / sizeof ivls[0]; li++) {
+        const size_t kl = li == 0 ? 16 : 32, ivl = ivls[li];
+        hwc_rng_fill(&r, key, kl);
+        hwc_aes_gcm_key k;
+        cr_assert_eq(SUITE_GCM_SETKEY(&k, key, kl), HWC_OK);
+        for (unsigned want = 256 - 40; want < 256 + 4; want++) {
+            hwc_aes_gcm_ctx c;
+            int tries = 0;
+            do {
+                cr_assert(++tries < 100000, "[%s] no IV found for counter byte %u, " SEED_FMT, kernel, want, SEED);
+                hwc_rng_fill(&r, iv, ivl);
+                cr_assert_eq(hwc_aes_gcm_init(&c, &k, iv, ivl), HWC_OK);
+            } while (c.ctr[15] != (uint8_t)want);
+            message_check(kernel, &r, key, kl, iv, ivl, hwc_rng_below(&r, 20), 16 * 100 + hwc_rng_below(&r, 16));
+        }
+    }
+}
+
+Test(gcm, hashed_iv_counter_near_byte_wrap) {
+    hwc_test_each_kernel("aes", hashed_iv_wrap_check, NULL);
 }
 
 /* ---- failed tags: nothing released, contexts wiped ---------------------------- */

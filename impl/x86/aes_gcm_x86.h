@@ -29,12 +29,13 @@
  *
  * Counter: the counter block with its last 32-bit word byte-reversed, so
  * that a 32-bit lane add is GCM's inc32 (wrapping mod 2^32); one byte
- * shuffle per vector restores the block (ymm/zmm: adds on the block itself
- * while its last byte does not wrap inside a batch, see gcm_batch).
+ * shuffle per vector restores the block, at every width and whatever the
+ * counter's value.
  *
  * Constant time: AES-NI/VAES and carry-less multiplies have no
- * data-dependent timing; branches and addresses depend on lengths only, and
- * in the ymm/zmm batches on the counter (public: it derives from the IV). */
+ * data-dependent timing; branches and addresses depend on lengths only,
+ * never on the counter (secret for IVs other than 12 bytes: J0 is then
+ * GHASH_H of the IV, SP 800-38D 7.1). */
 #ifndef HWC_IMPL_X86_AES_GCM_X86_H
 #define HWC_IMPL_X86_AES_GCM_X86_H
 
@@ -319,21 +320,8 @@ HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *
        output, which the compiler would otherwise keep (and spill) from the
        stores before */
     if (hash) __asm__("" : "+r"(gsrc));
-#if HWC_GCM_W > 128
-    /* While the counter's last byte does not wrap inside the batch, the
-       blocks are the batch's first block plus i in that byte: 32-bit lane
-       adds on the blocks themselves, no shuffles (AES-pipe slots). The branch
-       is on the counter, which is public (it derives from the IV). */
-    if ((uint32_t)_mm_extract_epi32(G_LOW(*cv), 3) % 256 <= 256 - GB) {
-        const GV step8 = G_BC(_mm_set_epi32(GL << 24, 0, 0, 0));
-        GV b = G_SHUF8(*cv, cmv);
-        G_UNROLL for (int i = 0; i < GNV; i++) {
-            a[i] = G_XOR(b, K->k[0]);
-            b = G_ADD32(b, step8);
-        }
-        *cv = G_ADD32(*cv, G_BC(_mm_set_epi32(GB, 0, 0, 0)));
-    } else
-#endif
+    /* One shuffle per vector, no branch: the counter is secret when the IV
+       is not 12 bytes (J0 = GHASH_H(IV || 0 || len(IV)), SP 800-38D 7.1). */
     G_UNROLL for (int i = 0; i < GNV; i++) {
         a[i] = G_XOR(G_SHUF8(*cv, cmv), K->k[0]);
         *cv = G_ADD32(*cv, step);

@@ -88,6 +88,55 @@ HWC_X86_INLINE void chain_group(hwc_v *x, const hwc_keys *K, const uint8_t *cons
     }
 }
 
+/* Staggered lanes (CBC outputs of page-aligned messages): quarter q of the
+   lanes (vectors q * HWC_NB / 4 on) runs STAGGER q blocks behind quarter 0,
+   so one L1 set holds a quarter of the lanes' lines at a time and outputs
+   go straight to their lines; with every lane at the same offset, 32 output
+   lines in one set cost more than the AES work. Two lines apart, not one:
+   the stream prefetchers' next lines share the set too (measurements:
+   docs/aes-batch.md). Iterations t0..t1 - 1 run vectors lo..hi - 1; vector
+   i's block at iteration t is t - STAGGER q. */
+enum { STAGGER = 8 };
+
+HWC_X86_INLINE void chain_run_staggered(hwc_v *x, const hwc_keys *K, const uint8_t *const *in,
+                                        uint8_t *const *out, size_t t0, size_t t1, const int lo, const int hi,
+                                        const unsigned nr) {
+    enum { VQ = HWC_NB / 4 };
+    for (size_t t = t0; t < t1; t++) {
+        /* every lane's block read before any output of this iteration */
+        HWC_UNROLL for (int i = lo; i < hi; i++)
+            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, 16 * (t - STAGGER * (size_t)(i / VQ))), K->k[0]);
+        rounds_mid(x + lo, hi - lo, K, nr, 0);
+        HWC_UNROLL for (int i = lo; i < hi; i++) x[i] = V_ENCL(x[i], K->last);
+        HWC_UNROLL for (int i = lo; i < hi; i++)
+            scatter(out + HWC_L * i, 16 * (t - STAGGER * (size_t)(i / VQ)), x[i]);
+    }
+}
+
+/* A whole step staggered (blocks >= 3 STAGGER): the quarters start one
+   after another and finish one after another, 3 STAGGER iterations with
+   some quarters idle. */
+HWC_X86_INLINE void chain_staggered(hwc_v *x, const hwc_keys *K, const uint8_t *const *in, uint8_t *const *out,
+                                    size_t blocks, const unsigned nr) {
+    enum { VQ = HWC_NB / 4 };
+    chain_run_staggered(x, K, in, out, 0, STAGGER, 0, VQ, nr);
+    chain_run_staggered(x, K, in, out, STAGGER, 2 * STAGGER, 0, 2 * VQ, nr);
+    chain_run_staggered(x, K, in, out, 2 * STAGGER, 3 * STAGGER, 0, 3 * VQ, nr);
+    chain_run_staggered(x, K, in, out, 3 * STAGGER, blocks, 0, HWC_NB, nr);
+    chain_run_staggered(x, K, in, out, blocks, blocks + STAGGER, VQ, HWC_NB, nr);
+    chain_run_staggered(x, K, in, out, blocks + STAGGER, blocks + 2 * STAGGER, 2 * VQ, HWC_NB, nr);
+    chain_run_staggered(x, K, in, out, blocks + 2 * STAGGER, blocks + 3 * STAGGER, 3 * VQ, HWC_NB, nr);
+}
+
+/* 1 when two lanes share a chaining value (the scheduler's repeats of a
+   busy lane): staggered, the repeat would read outputs of its original. */
+HWC_X86_INLINE int lanes_repeat(uint8_t *const *st) {
+    for (int j = 1; j < HWC_NB * HWC_L; j++)
+        for (int i = 0; i < j; i++)
+            if (st[i] == st[j]) return 1;
+    return 0;
+}
+
 /* 1 when more than `limit` lanes' blocks at p[j] + off fall into one L1
    set (64-byte lines, 64 sets) for the same off: only then is staging worth
    its copies (thresholds: docs/aes-batch.md). Addresses only, no data. */
@@ -100,6 +149,10 @@ HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
     }
     return worst > limit;
 }
+
+/* zmm steps from this many blocks stagger colliding CBC outputs instead of
+   staging them (at 64 blocks both cost the same; docs/aes-batch.md). */
+enum { STAGGER_MIN_BLOCKS = 64 };
 
 HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks,
                                  const unsigned nr, const int store) {
@@ -120,6 +173,12 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     load_keys(&K, k->sched, nr);
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
+    if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && lanes_collide((const uint8_t *const *)out, 8) &&
+        !lanes_repeat(st)) {
+        chain_staggered(x, &K, in, out, blocks, nr);
+        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
+        return;
+    }
     /* 8 lanes (xmm) fit in the ways of one set: no staging there */
     const size_t groups = W > 8 && blocks >= 8 && lanes_collide(in, 4) ? blocks / 4 : 0;
     const int stage_out_lines = store && groups && lanes_collide((const uint8_t *const *)out, 8);

@@ -506,6 +506,19 @@ HWC_X86_INLINE hwc_v tweak_vec(hwc_v tb, unsigned i, hwc_v P) {
 #endif
 }
 
+#if HWC_L == 4
+/* Every lane times x^32 with no byte shift (those take the AES/shuffle slots
+   on Zen 5): rotating the lane's dwords gives t x^32 except that the top
+   dword d3 lands at x^0 instead of x^128 = x^7 + x^2 + x + 1, so d3 x^0
+   is already there and one carry-less multiply adds d3 (x^7 + x^2 + x).
+   P86 holds 0x86 in every lane. */
+HWC_X86_INLINE hwc_v tweak_mulx32(hwc_v t, hwc_v P86) {
+    const hwc_v rot = _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);   /* d3 d0 d1 d2 */
+    const hwc_v top = _mm512_maskz_shuffle_epi32(0x1111, t, (_MM_PERM_ENUM)0xff);   /* d3 0 0 0 */
+    return V_XOR(rot, _mm512_clmulepi64_epi128(top, P86, 0x00));
+}
+#endif
+
 /* The HWC_NB tweak vectors of the first batch with little depth: the first
    8/L from T by tweak_vec, the others by whole-byte shifts (x^8 per byte) of
    those (literal byte counts: one line per vector). */
@@ -540,6 +553,9 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
     if (blocks >= HWC_NB * HWC_L) {
         const hwc_v tb = V_BC(*tx);   /* T, every lane */
+#if HWC_L == 4
+        const hwc_v P86 = V_BC(_mm_cvtsi32_si128(0x86));
+#endif
         hwc_v tv[HWC_NB];
         first_tweaks(tv, tb, P);
         for (;;) {
@@ -553,7 +569,11 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
             if (blocks < HWC_NB * HWC_L) break;
             /* next batch's tweaks: x^(8 L) = L bytes; they overlap this
                batch's rounds in the out-of-order window */
+#if HWC_L == 4
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_mulx32(tv[i], P86);
+#else
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = HWC_GF_MULX_BYTES(tv[i], HWC_L, P);
+#endif
         }
         /* T x^(blocks done): lane 0 of the next batch's first vector */
         *tx = _mm_xor_si128(_mm_slli_si128(V_LOW(tv[0]), HWC_L),

@@ -506,16 +506,27 @@ HWC_X86_INLINE hwc_v tweak_vec(hwc_v tb, unsigned i, hwc_v P) {
 #endif
 }
 
-#if HWC_L == 4
 /* Every lane times x^32 with no byte shift (those take the AES/shuffle slots
-   on Zen 5): rotating the lane's dwords gives t x^32 except that the top
-   dword d3 lands at x^0 instead of x^128 = x^7 + x^2 + x + 1, so d3 x^0
-   is already there and one carry-less multiply adds d3 (x^7 + x^2 + x).
-   P86 holds 0x86 in every lane. */
+   on Zen 5, where VPSHUFD, AND/XOR and VPCLMULQDQ do not): rotating the
+   lane's dwords (d0 d1 d2 d3 -> d3 d0 d1 d2) gives t x^32 except that the
+   top dword d3 lands at x^0 instead of x^128 = x^7 + x^2 + x + 1; d3 x^0 is
+   already there, one carry-less multiply adds d3 (x^7 + x^2 + x). P86 holds
+   0x86 in every lane. Only where VPCLMULQDQ exists at this width. */
+#if HWC_L > 1 && defined(__VPCLMULQDQ__)
+#define HWC_XTS_MULX32 1
 HWC_X86_INLINE hwc_v tweak_mulx32(hwc_v t, hwc_v P86) {
-    const hwc_v rot = _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);   /* d3 d0 d1 d2 */
+#if HWC_L == 4
+    const hwc_v rot = _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);
     const hwc_v top = _mm512_maskz_shuffle_epi32(0x1111, t, (_MM_PERM_ENUM)0xff);   /* d3 0 0 0 */
-    return V_XOR(rot, _mm512_clmulepi64_epi128(top, P86, 0x00));
+#else
+    const hwc_v rot = _mm256_shuffle_epi32(t, 0x93);
+    const hwc_v top = _mm256_and_si256(rot, _mm256_set_epi32(0, 0, 0, -1, 0, 0, 0, -1));
+#endif
+    return V_XOR(rot, V_CLMUL_LO_LO(top, P86));
+}
+
+HWC_X86_INLINE void tweaks_mulx32(hwc_v tv[HWC_NB], hwc_v P86) {
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_mulx32(tv[i], P86);
 }
 #endif
 
@@ -546,39 +557,74 @@ HWC_X86_INLINE void xts_tail(const hwc_xkeys *X, __m128i *tx, uint8_t *out, cons
     }
 }
 
+/* One batch: HWC_NB vectors with their tweaks tv. */
+HWC_X86_INLINE void xts_batch(const hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
+                              const uint8_t *in, const unsigned nr, const int decrypt) {
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], K->k[0]);
+    rounds_mid(x, HWC_NB, K, nr, decrypt);
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
+        V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(K->last, tv[i]), decrypt));
+}
+
 /* One data unit (or a run of blocks) with the round keys K already loaded:
    *tx is the tweak of the first block, left at the one after the last. */
 HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
                              size_t blocks, const unsigned nr, const int decrypt) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
     if (blocks >= HWC_NB * HWC_L) {
-        const hwc_v tb = V_BC(*tx);   /* T, every lane */
-#if HWC_L == 4
-        const hwc_v P86 = V_BC(_mm_cvtsi32_si128(0x86));
-#endif
         hwc_v tv[HWC_NB];
-        first_tweaks(tv, tb, P);
-        for (;;) {
-            hwc_v x[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], K->k[0]);
-            rounds_mid(x, HWC_NB, K, nr, decrypt);
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(K->last, tv[i]), decrypt));
+        first_tweaks(tv, V_BC(*tx), P);
+        xts_batch(K, tv, out, in, nr, decrypt);
+        in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+#if defined(HWC_XTS_MULX32) && HWC_NB * HWC_L == 32
+        /* zmm: a batch is 32 blocks, its successor's tweaks are x^32 on */
+        const hwc_v P86 = V_BC(_mm_cvtsi32_si128(0x86));
+        while (blocks >= HWC_NB * HWC_L) {
+            tweaks_mulx32(tv, P86);
+            xts_batch(K, tv, out, in, nr, decrypt);
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-            if (blocks < HWC_NB * HWC_L) break;
+        }
+        *tx = V_LOW(tweak_mulx32(tv[0], P86));
+#elif defined(HWC_XTS_MULX32) && HWC_NB * HWC_L == 16
+        /* ymm: a batch is 16 blocks; two tweak sets (even and odd batches),
+           each advanced by x^32. The odd set is set up (byte shifts, once)
+           only when a second batch follows. */
+        if (blocks >= HWC_NB * HWC_L) {
+            const hwc_v P86 = V_BC(_mm_cvtsi32_si128(0x86));
+            hwc_v tw[HWC_NB];
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = HWC_GF_MULX_BYTES(tv[i], 2, P);
+            for (;;) {
+                tweaks_mulx32(tv, P86);
+                xts_batch(K, tw, out, in, nr, decrypt);
+                in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+                if (blocks < HWC_NB * HWC_L) break;
+                tweaks_mulx32(tw, P86);
+                xts_batch(K, tv, out, in, nr, decrypt);
+                in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+                if (blocks < HWC_NB * HWC_L) {
+                    tv[0] = tw[0];
+                    break;
+                }
+            }
+            *tx = V_LOW(tv[0]);
+        } else {
+            *tx = _mm_xor_si128(_mm_slli_si128(V_LOW(tv[0]), 2),
+                                _mm_clmulepi64_si128(_mm_srli_si128(V_LOW(tv[0]), 14), V_LOW(P), 0x00));
+        }
+#else
+        while (blocks >= HWC_NB * HWC_L) {
             /* next batch's tweaks: x^(8 L) = L bytes; they overlap this
                batch's rounds in the out-of-order window */
-#if HWC_L == 4
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_mulx32(tv[i], P86);
-#else
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = HWC_GF_MULX_BYTES(tv[i], HWC_L, P);
-#endif
+            xts_batch(K, tv, out, in, nr, decrypt);
+            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         }
         /* T x^(blocks done): lane 0 of the next batch's first vector */
         *tx = _mm_xor_si128(_mm_slli_si128(V_LOW(tv[0]), HWC_L),
                             _mm_clmulepi64_si128(_mm_srli_si128(V_LOW(tv[0]), 16 - HWC_L),
                                                  V_LOW(P), 0x00));
+#endif
     }
     if (blocks >= HWC_L) {
         const hwc_v tb = V_BC(*tx);
@@ -676,6 +722,7 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_UNROLL
 #undef HWC_BY_ROUNDS
 #undef HWC_GF_MULX_BYTES
+#undef HWC_XTS_MULX32
 #undef V_LD
 #undef V_ST
 #undef V_BC

@@ -514,7 +514,7 @@ HWC_X86_INLINE hwc_v tweak_vec(hwc_v tb, unsigned i, hwc_v P) {
    0x86 in every lane. Only where VPCLMULQDQ exists at this width. */
 #if HWC_L > 1 && defined(__VPCLMULQDQ__)
 #define HWC_XTS_MULX32 1
-HWC_X86_INLINE hwc_v tweak_mulx32(hwc_v t, hwc_v P86) {
+HWC_X86_INLINE hwc_v tweak_mulx32(hwc_v t, hwc_v P) {
 #if HWC_L == 4
     const hwc_v rot = _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);
     const hwc_v top = _mm512_maskz_shuffle_epi32(0x1111, t, (_MM_PERM_ENUM)0xff);   /* d3 0 0 0 */
@@ -522,11 +522,27 @@ HWC_X86_INLINE hwc_v tweak_mulx32(hwc_v t, hwc_v P86) {
     const hwc_v rot = _mm256_shuffle_epi32(t, 0x93);
     const hwc_v top = _mm256_and_si256(rot, _mm256_set_epi32(0, 0, 0, -1, 0, 0, 0, -1));
 #endif
-    return V_XOR(rot, V_CLMUL_LO_LO(top, P86));
+    return V_XOR3(rot, top, V_CLMUL_LO_LO(top, P));
 }
 
-HWC_X86_INLINE void tweaks_mulx32(hwc_v tv[HWC_NB], hwc_v P86) {
-    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_mulx32(tv[i], P86);
+/* The odd batch's tweaks from the even batch's (x^(L HWC_NB)), and either
+   set two batches on (x^(2 L HWC_NB)). x^64: the low qword moves up
+   (VPUNPCKLQDQ with zero), the high one is reduced by one carry-less
+   multiply by 0x87. */
+HWC_X86_INLINE hwc_v tweak_odd(hwc_v t, hwc_v P) {
+#if HWC_L == 4
+    return tweak_mulx32(t, P);
+#else
+    return HWC_GF_MULX_BYTES(t, 2, P);
+#endif
+}
+
+HWC_X86_INLINE hwc_v tweak_step2(hwc_v t, hwc_v P) {
+#if HWC_L == 4
+    return V_XOR(_mm512_unpacklo_epi64(_mm512_setzero_si512(), t), _mm512_clmulepi64_epi128(t, P, 0x01));
+#else
+    return tweak_mulx32(t, P);
+#endif
 }
 #endif
 
@@ -577,29 +593,19 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
         first_tweaks(tv, V_BC(*tx), P);
         xts_batch(K, tv, out, in, nr, decrypt);
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-#if defined(HWC_XTS_MULX32) && HWC_NB * HWC_L == 32
-        /* zmm: a batch is 32 blocks, its successor's tweaks are x^32 on */
-        const hwc_v P86 = V_BC(_mm_cvtsi32_si128(0x86));
-        while (blocks >= HWC_NB * HWC_L) {
-            tweaks_mulx32(tv, P86);
-            xts_batch(K, tv, out, in, nr, decrypt);
-            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-        }
-        *tx = V_LOW(tweak_mulx32(tv[0], P86));
-#elif defined(HWC_XTS_MULX32) && HWC_NB * HWC_L == 16
-        /* ymm: a batch is 16 blocks; two tweak sets (even and odd batches),
-           each advanced by x^32. The odd set is set up (byte shifts, once)
-           only when a second batch follows. */
+#if defined(HWC_XTS_MULX32)
+        /* Two tweak sets (even and odd batches), each advanced by two
+           batches at a time (x^64 on zmm, x^32 on ymm: no byte shifts). The
+           odd set is set up only when a second batch follows. */
         if (blocks >= HWC_NB * HWC_L) {
-            const hwc_v P86 = V_BC(_mm_cvtsi32_si128(0x86));
             hwc_v tw[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = HWC_GF_MULX_BYTES(tv[i], 2, P);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
             for (;;) {
-                tweaks_mulx32(tv, P86);
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], P);
                 xts_batch(K, tw, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (blocks < HWC_NB * HWC_L) break;
-                tweaks_mulx32(tw, P86);
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], P);
                 xts_batch(K, tv, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (blocks < HWC_NB * HWC_L) {
@@ -609,8 +615,7 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
             }
             *tx = V_LOW(tv[0]);
         } else {
-            *tx = _mm_xor_si128(_mm_slli_si128(V_LOW(tv[0]), 2),
-                                _mm_clmulepi64_si128(_mm_srli_si128(V_LOW(tv[0]), 14), V_LOW(P), 0x00));
+            *tx = V_LOW(tweak_odd(tv[0], P));
         }
 #else
         while (blocks >= HWC_NB * HWC_L) {

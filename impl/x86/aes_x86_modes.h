@@ -52,6 +52,9 @@ typedef __m128i hwc_v;
 #define V_SLLI64 _mm_slli_epi64
 #define V_SRLI64 _mm_srli_epi64
 #define V_CLMUL_LO_LO(a, b) _mm_clmulepi64_si128(a, b, 0x00)
+#define V_CLMUL_HI_LO(a, b) _mm_clmulepi64_si128(a, b, 0x01)
+/* each lane's low qword moved up, zero below (VPUNPCKLQDQ, not a byte shift) */
+#define V_LO_UP(v) _mm_unpacklo_epi64(_mm_setzero_si128(), v)
 /* lanes [c, v0, ..., v(L-2)]: the block before each block of v */
 #define V_PREV(c, v) (c)
 #define V_BSLLI(v, b) _mm_slli_si128(v, b)
@@ -74,6 +77,9 @@ typedef __m256i hwc_v;
 #define V_SLLI64 _mm256_slli_epi64
 #define V_SRLI64 _mm256_srli_epi64
 #define V_CLMUL_LO_LO(a, b) _mm256_clmulepi64_epi128(a, b, 0x00)
+#define V_CLMUL_HI_LO(a, b) _mm256_clmulepi64_epi128(a, b, 0x01)
+/* each lane's low qword moved up, zero below (VPUNPCKLQDQ, not a byte shift) */
+#define V_LO_UP(v) _mm256_unpacklo_epi64(_mm256_setzero_si256(), v)
 #define V_PREV(c, v) _mm256_permute2x128_si256(_mm256_castsi128_si256(c), v, 0x20)
 #define V_BSLLI(v, b) _mm256_bslli_epi128(v, b)
 #define V_BSRLI(v, b) _mm256_bsrli_epi128(v, b)
@@ -95,6 +101,9 @@ typedef __m512i hwc_v;
 #define V_SLLI64 _mm512_slli_epi64
 #define V_SRLI64 _mm512_srli_epi64
 #define V_CLMUL_LO_LO(a, b) _mm512_clmulepi64_epi128(a, b, 0x00)
+#define V_CLMUL_HI_LO(a, b) _mm512_clmulepi64_epi128(a, b, 0x01)
+/* each lane's low qword moved up, zero below (VPUNPCKLQDQ, not a byte shift) */
+#define V_LO_UP(v) _mm512_unpacklo_epi64(_mm512_setzero_si512(), v)
 #define V_PREV(c, v) _mm512_alignr_epi64(v, _mm512_broadcast_i32x4(c), 6)
 #define V_BSLLI(v, b) _mm512_bslli_epi128(v, b)
 #define V_BSRLI(v, b) _mm512_bsrli_epi128(v, b)
@@ -498,7 +507,7 @@ HWC_X86_INLINE hwc_v tweak_vec(hwc_v tb, unsigned i, hwc_v P) {
 #endif
     /* h: per qword the bits shifted out; low qword's go up, high qword's reduce */
 #if HWC_W == 128 || defined(__VPCLMULQDQ__)
-    return V_XOR3(a, V_BSLLI(h, 8), V_CLMUL_LO_LO(V_BSRLI(h, 8), P));
+    return V_XOR3(a, V_LO_UP(h), V_CLMUL_HI_LO(h, P));
 #else
     (void)P;
     const hwc_v r = V_BSRLI(h, 8);
@@ -539,7 +548,7 @@ HWC_X86_INLINE hwc_v tweak_odd(hwc_v t, hwc_v P) {
 
 HWC_X86_INLINE hwc_v tweak_step2(hwc_v t, hwc_v P) {
 #if HWC_L == 4
-    return V_XOR(_mm512_unpacklo_epi64(_mm512_setzero_si512(), t), _mm512_clmulepi64_epi128(t, P, 0x01));
+    return V_XOR(V_LO_UP(t), V_CLMUL_HI_LO(t, P));
 #else
     return tweak_mulx32(t, P);
 #endif
@@ -744,6 +753,8 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef V_SLLI64
 #undef V_SRLI64
 #undef V_CLMUL_LO_LO
+#undef V_CLMUL_HI_LO
+#undef V_LO_UP
 #undef V_PREV
 #undef V_BSLLI
 #undef V_BSRLI

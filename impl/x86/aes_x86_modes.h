@@ -515,42 +515,24 @@ HWC_X86_INLINE hwc_v tweak_vec(hwc_v tb, unsigned i, hwc_v P) {
 #endif
 }
 
-/* Every lane times x^32 with no byte shift (those take the AES/shuffle slots
-   on Zen 5, where VPSHUFD, AND/XOR and VPCLMULQDQ do not): rotating the
-   lane's dwords (d0 d1 d2 d3 -> d3 d0 d1 d2) gives t x^32 except that the
-   top dword d3 lands at x^0 instead of x^128 = x^7 + x^2 + x + 1; d3 x^0 is
-   already there, one carry-less multiply adds d3 (x^7 + x^2 + x). P86 holds
-   0x86 in every lane. Only where VPCLMULQDQ exists at this width. */
+/* Two tweak sets two batches on (XTS loop, zmm and ymm with VPCLMULQDQ):
+   t x^(2 L HWC_NB), with no byte shifts (those take the AES/shuffle slots
+   on Zen 5, where VPUNPCKLQDQ, VPSHUFD, AND/XOR and VPCLMULQDQ do not).
+   zmm, x^64: the low qword moves up, the high one is reduced by one
+   carry-less multiply by Q = 0x87 (x^128 = x^7 + x^2 + x + 1).
+   ymm, x^32: rotating the lane's dwords (d0 d1 d2 d3 -> d3 d0 d1 d2) puts
+   d3 at x^0 instead of x^128; one carry-less multiply by Q = 0x86 adds
+   d3 (x^7 + x^2 + x). */
 #if HWC_L > 1 && defined(__VPCLMULQDQ__)
-#define HWC_XTS_MULX32 1
-HWC_X86_INLINE hwc_v tweak_mulx32(hwc_v t, hwc_v P) {
+#define HWC_XTS_STEP2 1
+#define HWC_XTS_STEP2_Q (HWC_L == 4 ? 0x87 : 0x86)
+HWC_X86_INLINE hwc_v tweak_step2(hwc_v t, hwc_v Q) {
 #if HWC_L == 4
-    const hwc_v rot = _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);
-    const hwc_v top = _mm512_maskz_shuffle_epi32(0x1111, t, (_MM_PERM_ENUM)0xff);   /* d3 0 0 0 */
+    return V_XOR(V_LO_UP(t), V_CLMUL_HI_LO(t, Q));
 #else
     const hwc_v rot = _mm256_shuffle_epi32(t, 0x93);
     const hwc_v top = _mm256_and_si256(rot, _mm256_set_epi32(0, 0, 0, -1, 0, 0, 0, -1));
-#endif
-    return V_XOR3(rot, top, V_CLMUL_LO_LO(top, P));
-}
-
-/* The odd batch's tweaks from the even batch's (x^(L HWC_NB)), and either
-   set two batches on (x^(2 L HWC_NB)). x^64: the low qword moves up
-   (VPUNPCKLQDQ with zero), the high one is reduced by one carry-less
-   multiply by 0x87. */
-HWC_X86_INLINE hwc_v tweak_odd(hwc_v t, hwc_v P) {
-#if HWC_L == 4
-    return tweak_mulx32(t, P);
-#else
-    return HWC_GF_MULX_BYTES(t, 2, P);
-#endif
-}
-
-HWC_X86_INLINE hwc_v tweak_step2(hwc_v t, hwc_v P) {
-#if HWC_L == 4
-    return V_XOR(V_LO_UP(t), V_CLMUL_HI_LO(t, P));
-#else
-    return tweak_mulx32(t, P);
+    return V_XOR(rot, V_CLMUL_LO_LO(top, Q));
 #endif
 }
 #endif
@@ -602,19 +584,20 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
         first_tweaks(tv, V_BC(*tx), P);
         xts_batch(K, tv, out, in, nr, decrypt);
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-#if defined(HWC_XTS_MULX32)
+#if defined(HWC_XTS_STEP2)
         /* Two tweak sets (even and odd batches), each advanced by two
            batches at a time (x^64 on zmm, x^32 on ymm: no byte shifts). The
            odd set is set up only when a second batch follows. */
         if (blocks >= HWC_NB * HWC_L) {
+            const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
             hwc_v tw[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = HWC_GF_MULX_BYTES(tv[i], HWC_L, P);
             for (;;) {
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], P);
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
                 xts_batch(K, tw, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (blocks < HWC_NB * HWC_L) break;
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], P);
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
                 xts_batch(K, tv, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (blocks < HWC_NB * HWC_L) {
@@ -624,7 +607,7 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
             }
             *tx = V_LOW(tv[0]);
         } else {
-            *tx = V_LOW(tweak_odd(tv[0], P));
+            *tx = V_LOW(HWC_GF_MULX_BYTES(tv[0], HWC_L, P));
         }
 #else
         while (blocks >= HWC_NB * HWC_L) {
@@ -736,7 +719,8 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_UNROLL
 #undef HWC_BY_ROUNDS
 #undef HWC_GF_MULX_BYTES
-#undef HWC_XTS_MULX32
+#undef HWC_XTS_STEP2
+#undef HWC_XTS_STEP2_Q
 #undef V_LD
 #undef V_ST
 #undef V_BC

@@ -515,24 +515,44 @@ HWC_X86_INLINE hwc_v tweak_vec(hwc_v tb, unsigned i, hwc_v P) {
 #endif
 }
 
-/* Two tweak sets two batches on (XTS loop, zmm and ymm with VPCLMULQDQ):
-   t x^(2 L HWC_NB), with no byte shifts (those take the AES/shuffle slots
-   on Zen 5, where VPUNPCKLQDQ, VPSHUFD, AND/XOR and VPCLMULQDQ do not).
-   zmm, x^64: the low qword moves up, the high one is reduced by one
-   carry-less multiply by Q = 0x87 (x^128 = x^7 + x^2 + x + 1).
-   ymm, x^32: rotating the lane's dwords (d0 d1 d2 d3 -> d3 d0 d1 d2) puts
-   d3 at x^0 instead of x^128; one carry-less multiply by Q = 0x86 adds
-   d3 (x^7 + x^2 + x). */
+/* XTS loop on zmm and ymm with VPCLMULQDQ: two tweak sets (even and odd
+   batches) stepped by two batches at a time, with no byte shifts (those
+   take the AES/shuffle slots on Zen 5, where VPUNPCKLQDQ, VPSHUFD, AND/XOR
+   and VPCLMULQDQ do not; docs/bench.md).
+   x^32: rotating each lane's dwords (d0 d1 d2 d3 -> d3 d0 d1 d2) puts d3
+   at x^0 instead of x^128 = x^7 + x^2 + x + 1; one carry-less multiply of
+   d3 by C adds the rest: C = 0x86 (c86 set), or C = 0x87 with d3 XORed
+   out again (one VPTERNLOGD on zmm).
+   x^64: the low qword moves up, the high one is reduced by one carry-less
+   multiply by 0x87. zmm steps by x^64 (2 x 32 blocks), ymm by x^32. */
 #if HWC_L > 1 && defined(__VPCLMULQDQ__)
 #define HWC_XTS_STEP2 1
 #define HWC_XTS_STEP2_Q (HWC_L == 4 ? 0x87 : 0x86)
+HWC_X86_INLINE hwc_v tweak_x32(hwc_v t, hwc_v C, const int c86) {
+#if HWC_L == 4
+    const hwc_v rot = _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);
+    const hwc_v top = _mm512_maskz_shuffle_epi32(0x1111, t, (_MM_PERM_ENUM)0xff);   /* d3 0 0 0 */
+#else
+    const hwc_v rot = _mm256_shuffle_epi32(t, 0x93);
+    const hwc_v top = _mm256_and_si256(rot, _mm256_set_epi32(0, 0, 0, -1, 0, 0, 0, -1));
+#endif
+    return c86 ? V_XOR(rot, V_CLMUL_LO_LO(top, C)) : V_XOR3(rot, top, V_CLMUL_LO_LO(top, C));
+}
+
+/* The odd set from the even one: x^(L HWC_NB) (zmm x^32, ymm x^16). */
+HWC_X86_INLINE hwc_v tweak_odd(hwc_v t, hwc_v P) {
+#if HWC_L == 4
+    return tweak_x32(t, P, 0);
+#else
+    return HWC_GF_MULX_BYTES(t, 2, P);
+#endif
+}
+
 HWC_X86_INLINE hwc_v tweak_step2(hwc_v t, hwc_v Q) {
 #if HWC_L == 4
     return V_XOR(V_LO_UP(t), V_CLMUL_HI_LO(t, Q));
 #else
-    const hwc_v rot = _mm256_shuffle_epi32(t, 0x93);
-    const hwc_v top = _mm256_and_si256(rot, _mm256_set_epi32(0, 0, 0, -1, 0, 0, 0, -1));
-    return V_XOR(rot, V_CLMUL_LO_LO(top, Q));
+    return tweak_x32(t, Q, 1);
 #endif
 }
 #endif
@@ -585,13 +605,12 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
         xts_batch(K, tv, out, in, nr, decrypt);
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
 #if defined(HWC_XTS_STEP2)
-        /* Two tweak sets (even and odd batches), each advanced by two
-           batches at a time (x^64 on zmm, x^32 on ymm: no byte shifts). The
-           odd set is set up only when a second batch follows. */
+        /* Two tweak sets, the odd one set up only when a second batch
+           follows (a unit of one batch pays nothing for it). */
         if (blocks >= HWC_NB * HWC_L) {
             const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
             hwc_v tw[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = HWC_GF_MULX_BYTES(tv[i], HWC_L, P);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
             for (;;) {
                 HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
                 xts_batch(K, tw, out, in, nr, decrypt);
@@ -607,7 +626,7 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
             }
             *tx = V_LOW(tv[0]);
         } else {
-            *tx = V_LOW(HWC_GF_MULX_BYTES(tv[0], HWC_L, P));
+            *tx = V_LOW(tweak_odd(tv[0], P));
         }
 #else
         while (blocks >= HWC_NB * HWC_L) {

@@ -52,6 +52,9 @@ typedef __m128i hwc_v;
 #define V_SLLI64 _mm_slli_epi64
 #define V_SRLI64 _mm_srli_epi64
 #define V_CLMUL_LO_LO(a, b) _mm_clmulepi64_si128(a, b, 0x00)
+#define V_CLMUL_HI_LO(a, b) _mm_clmulepi64_si128(a, b, 0x01)
+/* each lane's low qword moved up, zero below (VPUNPCKLQDQ, not a byte shift) */
+#define V_LO_UP(v) _mm_unpacklo_epi64(_mm_setzero_si128(), v)
 /* lanes [c, v0, ..., v(L-2)]: the block before each block of v */
 #define V_PREV(c, v) (c)
 #define V_BSLLI(v, b) _mm_slli_si128(v, b)
@@ -74,6 +77,9 @@ typedef __m256i hwc_v;
 #define V_SLLI64 _mm256_slli_epi64
 #define V_SRLI64 _mm256_srli_epi64
 #define V_CLMUL_LO_LO(a, b) _mm256_clmulepi64_epi128(a, b, 0x00)
+#define V_CLMUL_HI_LO(a, b) _mm256_clmulepi64_epi128(a, b, 0x01)
+/* each lane's low qword moved up, zero below (VPUNPCKLQDQ, not a byte shift) */
+#define V_LO_UP(v) _mm256_unpacklo_epi64(_mm256_setzero_si256(), v)
 #define V_PREV(c, v) _mm256_permute2x128_si256(_mm256_castsi128_si256(c), v, 0x20)
 #define V_BSLLI(v, b) _mm256_bslli_epi128(v, b)
 #define V_BSRLI(v, b) _mm256_bsrli_epi128(v, b)
@@ -95,6 +101,9 @@ typedef __m512i hwc_v;
 #define V_SLLI64 _mm512_slli_epi64
 #define V_SRLI64 _mm512_srli_epi64
 #define V_CLMUL_LO_LO(a, b) _mm512_clmulepi64_epi128(a, b, 0x00)
+#define V_CLMUL_HI_LO(a, b) _mm512_clmulepi64_epi128(a, b, 0x01)
+/* each lane's low qword moved up, zero below (VPUNPCKLQDQ, not a byte shift) */
+#define V_LO_UP(v) _mm512_unpacklo_epi64(_mm512_setzero_si512(), v)
 #define V_PREV(c, v) _mm512_alignr_epi64(v, _mm512_broadcast_i32x4(c), 6)
 #define V_BSLLI(v, b) _mm512_bslli_epi128(v, b)
 #define V_BSRLI(v, b) _mm512_bsrli_epi128(v, b)
@@ -498,13 +507,55 @@ HWC_X86_INLINE hwc_v tweak_vec(hwc_v tb, unsigned i, hwc_v P) {
 #endif
     /* h: per qword the bits shifted out; low qword's go up, high qword's reduce */
 #if HWC_W == 128 || defined(__VPCLMULQDQ__)
-    return V_XOR3(a, V_BSLLI(h, 8), V_CLMUL_LO_LO(V_BSRLI(h, 8), P));
+    return V_XOR3(a, V_LO_UP(h), V_CLMUL_HI_LO(h, P));
 #else
     (void)P;
     const hwc_v r = V_BSRLI(h, 8);
     return V_XOR(V_XOR3(a, V_BSLLI(h, 8), r), V_XOR3(V_SLLI64(r, 1), V_SLLI64(r, 2), V_SLLI64(r, 7)));
 #endif
 }
+
+/* XTS loop on zmm and ymm with VPCLMULQDQ: two tweak sets (even and odd
+   batches) stepped by two batches at a time, with no byte shifts (those
+   take the AES/shuffle slots on Zen 5, where VPUNPCKLQDQ, VPSHUFD, AND/XOR
+   and VPCLMULQDQ do not; docs/bench.md).
+   x^32: rotating each lane's dwords (d0 d1 d2 d3 -> d3 d0 d1 d2) puts d3
+   at x^0 instead of x^128 = x^7 + x^2 + x + 1; one carry-less multiply of
+   d3 by C adds the rest: C = 0x86 (c86 set), or C = 0x87 with d3 XORed
+   out again (one VPTERNLOGD on zmm).
+   x^64: the low qword moves up, the high one is reduced by one carry-less
+   multiply by 0x87. zmm steps by x^64 (2 x 32 blocks), ymm by x^32. */
+#if HWC_L > 1 && defined(__VPCLMULQDQ__)
+#define HWC_XTS_STEP2 1
+#define HWC_XTS_STEP2_Q (HWC_L == 4 ? 0x87 : 0x86)
+HWC_X86_INLINE hwc_v tweak_x32(hwc_v t, hwc_v C, const int c86) {
+#if HWC_L == 4
+    const hwc_v rot = _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);
+    const hwc_v top = _mm512_maskz_shuffle_epi32(0x1111, t, (_MM_PERM_ENUM)0xff);   /* d3 0 0 0 */
+#else
+    const hwc_v rot = _mm256_shuffle_epi32(t, 0x93);
+    const hwc_v top = _mm256_and_si256(rot, _mm256_set_epi32(0, 0, 0, -1, 0, 0, 0, -1));
+#endif
+    return c86 ? V_XOR(rot, V_CLMUL_LO_LO(top, C)) : V_XOR3(rot, top, V_CLMUL_LO_LO(top, C));
+}
+
+/* The odd set from the even one: x^(L HWC_NB) (zmm x^32, ymm x^16). */
+HWC_X86_INLINE hwc_v tweak_odd(hwc_v t, hwc_v P) {
+#if HWC_L == 4
+    return tweak_x32(t, P, 0);
+#else
+    return HWC_GF_MULX_BYTES(t, 2, P);
+#endif
+}
+
+HWC_X86_INLINE hwc_v tweak_step2(hwc_v t, hwc_v Q) {
+#if HWC_L == 4
+    return V_XOR(V_LO_UP(t), V_CLMUL_HI_LO(t, Q));
+#else
+    return tweak_x32(t, Q, 1);
+#endif
+}
+#endif
 
 /* The HWC_NB tweak vectors of the first batch with little depth: the first
    8/L from T by tweak_vec, the others by whole-byte shifts (x^8 per byte) of
@@ -533,32 +584,63 @@ HWC_X86_INLINE void xts_tail(const hwc_xkeys *X, __m128i *tx, uint8_t *out, cons
     }
 }
 
+/* One batch: HWC_NB vectors with their tweaks tv. */
+HWC_X86_INLINE void xts_batch(const hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
+                              const uint8_t *in, const unsigned nr, const int decrypt) {
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], K->k[0]);
+    rounds_mid(x, HWC_NB, K, nr, decrypt);
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
+        V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(K->last, tv[i]), decrypt));
+}
+
 /* One data unit (or a run of blocks) with the round keys K already loaded:
    *tx is the tweak of the first block, left at the one after the last. */
 HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
                              size_t blocks, const unsigned nr, const int decrypt) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
     if (blocks >= HWC_NB * HWC_L) {
-        const hwc_v tb = V_BC(*tx);   /* T, every lane */
         hwc_v tv[HWC_NB];
-        first_tweaks(tv, tb, P);
-        for (;;) {
-            hwc_v x[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], K->k[0]);
-            rounds_mid(x, HWC_NB, K, nr, decrypt);
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(K->last, tv[i]), decrypt));
-            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-            if (blocks < HWC_NB * HWC_L) break;
+        first_tweaks(tv, V_BC(*tx), P);
+        xts_batch(K, tv, out, in, nr, decrypt);
+        in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+#if defined(HWC_XTS_STEP2)
+        /* Two tweak sets, the odd one set up only when a second batch
+           follows (a unit of one batch pays nothing for it). */
+        if (blocks >= HWC_NB * HWC_L) {
+            const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
+            hwc_v tw[HWC_NB];
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
+            for (;;) {
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
+                xts_batch(K, tw, out, in, nr, decrypt);
+                in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+                if (blocks < HWC_NB * HWC_L) break;
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
+                xts_batch(K, tv, out, in, nr, decrypt);
+                in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+                if (blocks < HWC_NB * HWC_L) {
+                    tv[0] = tw[0];
+                    break;
+                }
+            }
+            *tx = V_LOW(tv[0]);
+        } else {
+            *tx = V_LOW(tweak_odd(tv[0], P));
+        }
+#else
+        while (blocks >= HWC_NB * HWC_L) {
             /* next batch's tweaks: x^(8 L) = L bytes; they overlap this
                batch's rounds in the out-of-order window */
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = HWC_GF_MULX_BYTES(tv[i], HWC_L, P);
+            xts_batch(K, tv, out, in, nr, decrypt);
+            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         }
         /* T x^(blocks done): lane 0 of the next batch's first vector */
         *tx = _mm_xor_si128(_mm_slli_si128(V_LOW(tv[0]), HWC_L),
                             _mm_clmulepi64_si128(_mm_srli_si128(V_LOW(tv[0]), 16 - HWC_L),
                                                  V_LOW(P), 0x00));
+#endif
     }
     if (blocks >= HWC_L) {
         const hwc_v tb = V_BC(*tx);
@@ -656,6 +738,8 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_UNROLL
 #undef HWC_BY_ROUNDS
 #undef HWC_GF_MULX_BYTES
+#undef HWC_XTS_STEP2
+#undef HWC_XTS_STEP2_Q
 #undef V_LD
 #undef V_ST
 #undef V_BC
@@ -672,6 +756,8 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef V_SLLI64
 #undef V_SRLI64
 #undef V_CLMUL_LO_LO
+#undef V_CLMUL_HI_LO
+#undef V_LO_UP
 #undef V_PREV
 #undef V_BSLLI
 #undef V_BSRLI

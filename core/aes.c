@@ -31,6 +31,7 @@ int hwc_aes_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
     k->key_len = (unsigned)key_len;
     k->impl = impl;
     impl->setkey(k, key, key_len);
+    hwc_stack_scrub(HWC_SCRUB_SETKEY);
     return HWC_OK;
 }
 
@@ -53,6 +54,7 @@ int hwc_aes_ecb_encrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, s
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK) return rc;
     if (len) impl->ecb_encrypt(k, out, in, len / 16);
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -61,6 +63,7 @@ int hwc_aes_ecb_decrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, s
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK) return rc;
     if (len) impl->ecb_decrypt(k, out, in, len / 16);
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -72,6 +75,7 @@ int hwc_aes_cbc_encrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, cons
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK) return rc;
     if (len) impl->cbc_encrypt(k, iv, out, in, len / 16);
+    hwc_stack_scrub(HWC_SCRUB_CHAIN);
     return HWC_OK;
 }
 
@@ -82,6 +86,7 @@ int hwc_aes_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, cons
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK) return rc;
     if (len) impl->cbc_decrypt(k, iv, out, in, len / 16);
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -101,6 +106,7 @@ int hwc_aes_ctr_crypt(const hwc_aes_key *k, uint8_t counter[16], uint8_t *out, c
         for (size_t i = 0; i < rem; i++) out[16 * full + i] = in[16 * full + i] ^ ks[i];
         hwc_wipe_inline(ks, sizeof ks);
     }
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -155,6 +161,7 @@ int hwc_aes_xts_encrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
         hwc_wipe_inline(pp, sizeof pp);
     }
     hwc_wipe_inline(t, sizeof t);
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -184,5 +191,6 @@ int hwc_aes_xts_decrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
         hwc_wipe_inline(cc, sizeof cc);
     }
     hwc_wipe_inline(t, sizeof t);
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }

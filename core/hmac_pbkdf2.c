@@ -66,6 +66,7 @@ int hwc_hmac_streebog(unsigned digest_bits, const uint8_t *key, size_t key_len, 
     hwc_wipe_inline(&s, sizeof s);
     hwc_wipe_inline(&tmp, sizeof tmp);
     hwc_wipe_inline(out, sizeof out);
+    hwc_stack_scrub(HWC_SCRUB_HASH);
     return HWC_OK;
 }
 
@@ -104,5 +105,6 @@ int hwc_pbkdf2_streebog512(const uint8_t *password, size_t password_len, const u
     hwc_wipe_inline(&tmp, sizeof tmp);
     hwc_wipe_inline(u, sizeof u);
     hwc_wipe_inline(t, sizeof t);
+    hwc_stack_scrub(HWC_SCRUB_HASH);
     return HWC_OK;
 }

@@ -58,9 +58,15 @@ __attribute__((naked)) static void scrub_rep(__attribute__((unused)) size_t byte
 }
 
 typedef void scrub_fn(size_t);
-/* Runs while relocations are applied: only the compiler's CPU model (which
-   checks the OS's XCR0 for AVX and AVX-512 state), nothing of hwcrypt. */
-__attribute__((used)) static scrub_fn *resolve_scrub(void) {
+/* Runs while relocations are applied, before any sanitizer runtime is up:
+   not instrumented, and only the compiler's CPU model (which checks the OS's
+   XCR0 for AVX and AVX-512 state), nothing of hwcrypt. */
+#if defined(__clang__)
+#define NOT_INSTRUMENTED __attribute__((no_sanitize("address", "undefined", "memory", "thread")))
+#else
+#define NOT_INSTRUMENTED __attribute__((no_sanitize("address", "undefined", "thread")))
+#endif
+NOT_INSTRUMENTED __attribute__((used)) static scrub_fn *resolve_scrub(void) {
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) return scrub_avx512;
     if (__builtin_cpu_supports("avx2")) return scrub_avx2;

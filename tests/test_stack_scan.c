@@ -21,6 +21,13 @@
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SCAN_UNDER_SANITIZER 1
 #endif
+#ifndef SCAN_UNDER_SANITIZER
+#define SCAN_UNDER_SANITIZER 0
+#endif
+#define SKIP_UNDER_SANITIZER() \
+    do { \
+        if (SCAN_UNDER_SANITIZER) cr_skip_test("sanitizer build: frames differ; run in the Release builds"); \
+    } while (0)
 
 #define NOINLINE __attribute__((noinline, noclone))
 #if defined(__clang__)
@@ -184,11 +191,8 @@ static void aes_kernel(const char *kernel, void *arg) {
 }
 
 Test(stack_scan, aes_every_kernel_and_mode) {
-#ifdef SCAN_UNDER_SANITIZER
-    cr_skip_test("sanitizer build: frames differ; run in the Release builds");
-#else
+    SKIP_UNDER_SANITIZER();
     hwc_test_each_kernel("aes", aes_kernel, NULL);
-#endif
 }
 
 /* ---- HMAC-Streebog and PBKDF2: the pad states after K0 ^ ipad / opad ---------- */
@@ -242,9 +246,6 @@ static void hmac_kernel(const char *kernel, void *arg) {
 }
 
 Test(stack_scan, hmac_streebog_every_kernel) {
-#ifdef SCAN_UNDER_SANITIZER
-    cr_skip_test("sanitizer build: frames differ; run in the Release builds");
-#else
+    SKIP_UNDER_SANITIZER();
     hwc_test_each_kernel("streebog", hmac_kernel, NULL);
-#endif
 }

@@ -157,6 +157,9 @@ def main():
         ("neon AES-128-XTS enc, 8 blocks/iter", pick(neon, "neon_xts_encrypt", "aese", 80), 128, "c/B"),
         ("neon AES-128-XTS enc, 4 blocks/iter", pick(neon, "neon_xts_encrypt", "aese", 40), 64, "c/B"),
         ("neon AES-128-CBC enc (one chain)", pick(neon, "neon_cbc_encrypt", "aese", 10), 16, "c/B"),
+        ("neon AES-128-GCM enc, 8 blocks/iter", pick(neon, "neon_gcm_encrypt", "aese", 80), 128, "c/B"),
+        ("neon AES-128-GCM dec, 8 blocks/iter", pick(neon, "neon_gcm_decrypt", "aese", 80), 128, "c/B"),
+        ("neon GHASH, 8 blocks/iter", pick(neon, "neon_ghash", "pmull", 18), 128, "c/B"),
     ]
     mpi_loop = re.search(r"^1:\n(.*?cbnz\s+x5, 1b)", mpi_asm, re.S | re.M).group(1)
     rows.append(("armv8-asm muladd, 8 limbs/iter",

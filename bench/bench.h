@@ -3,19 +3,26 @@
  * scheduler gives to other processes on a shared machine is not counted;
  * core cycles = CPU time x the core frequency calibrated in the same run
  * with a chain of dependent register adds (one per cycle). The TSC is not
- * used: on this VM it ticks at a fixed 2.1 GHz while cores run ~3.4 GHz. */
+ * used: on virtual machines it often ticks at a fixed rate unrelated to the
+ * core clock (docs/bench.md). */
 #ifndef HWC_BENCH_H
 #define HWC_BENCH_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* Limits of the options: hwc_bench_main refuses values outside them. */
+#define HWC_BENCH_MAX_ROUNDS 31        /* samples kept per case */
+#define HWC_BENCH_MAX_BATCH_MS 10000.0 /* one timed batch */
+
 typedef struct hwc_bench_opts {
     int quick;            /* short run (README's first command): fewer sizes and rounds */
     int json;             /* rows as JSON on stdout instead of a table */
-    const char *family;   /* NULL = all; "aes", "cmac", "streebog", "mpi" */
-    int rounds;           /* interleaved repetitions per case; median is reported */
-    double batch_ms;      /* target time of one timed batch */
+    const char *family;   /* NULL = all; "aes" (with GCM), "gcm" (GCM only), "streebog", "mpi" */
+    int rounds;           /* interleaved repetitions per case (1..HWC_BENCH_MAX_ROUNDS);
+                             median is reported */
+    double batch_ms;      /* target time of one timed batch (0 < ms <= HWC_BENCH_MAX_BATCH_MS) */
+    int veracrypt;        /* streebog: only the VeraCrypt PBKDF2 profile */
 } hwc_bench_opts;
 
 /* One thing to time: run(arg, iters) performs `iters` operations. */
@@ -52,10 +59,15 @@ void hwc_bench_footer(const hwc_bench_opts *o);
 /* Keep the optimiser from dropping work whose result is unused. */
 void hwc_bench_sink(const void *p, size_t len);
 
-/* Family drivers (bench_aes.c, bench_streebog.c, bench_mpi.c). */
+/* Family drivers (bench_aes.c, bench_gcm.c, bench_streebog.c, bench_mpi.c). */
 void hwc_bench_aes(const hwc_bench_opts *o);
+void hwc_bench_gcm(const hwc_bench_opts *o);
 void hwc_bench_streebog(const hwc_bench_opts *o);
 void hwc_bench_mpi(const hwc_bench_opts *o);
+
+/* libgcrypt's one-time initialisation (bench_aes.c), for every libgcrypt peer;
+   0 when ready. */
+int hwc_bench_gcrypt_init(void);
 
 /* Entry point used by both programs: parses argv (after "bench"). */
 int hwc_bench_main(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* Timing, clock calibration, medians and output for the benchmark. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,10 +104,10 @@ static size_t calibrate_iters(const hwc_bench_opts *o, const char *family, hwc_b
 void hwc_bench_group(const hwc_bench_opts *o, const char *family, const char *op,
                      const char *size_label, double units, hwc_bench_unit unit,
                      hwc_bench_case *cases, size_t ncases) {
-    enum { MAXC = 16, MAXR = 31 };
+    enum { MAXC = 16, MAXR = HWC_BENCH_MAX_ROUNDS };
     size_t iters[MAXC];
     double samples[MAXC][MAXR], med[MAXC];
-    int rounds = o->rounds > MAXR ? MAXR : o->rounds;
+    int rounds = o->rounds;   /* hwc_bench_main keeps it within 1..MAXR */
     if (ncases > MAXC) ncases = MAXC;
     for (size_t c = 0; c < ncases; c++) iters[c] = calibrate_iters(o, family, &cases[c]);
     for (int r = 0; r < rounds; r++) {
@@ -154,39 +155,4 @@ void hwc_bench_group(const hwc_bench_opts *o, const char *family, const char *op
         }
         fflush(stdout);
     }
-}
-
-static void usage(FILE *f) {
-    fprintf(f, "usage: hwcrypt bench [--quick|--full] [--json] [--family aes|streebog|mpi]\n"
-               "                     [--rounds N] [--batch-ms MS]\n"
-               "  --quick   short run (default): a few sizes, under 20 s\n"
-               "  --full    every size of the issue tables (1-3 minutes)\n");
-}
-
-int hwc_bench_main(int argc, char **argv) {
-    hwc_bench_opts o = {.quick = 1, .json = 0, .family = NULL, .rounds = 0, .batch_ms = 0};
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--quick")) o.quick = 1;
-        else if (!strcmp(a, "--full")) o.quick = 0;
-        else if (!strcmp(a, "--json")) o.json = 1;
-        else if (!strcmp(a, "--family") && i + 1 < argc) o.family = argv[++i];
-        else if (!strcmp(a, "--rounds") && i + 1 < argc) o.rounds = atoi(argv[++i]);
-        else if (!strcmp(a, "--batch-ms") && i + 1 < argc) o.batch_ms = atof(argv[++i]);
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
-        else { fprintf(stderr, "hwcrypt bench: unknown option '%s'\n", a); usage(stderr); return 2; }
-    }
-    if (o.family && strcmp(o.family, "aes") && strcmp(o.family, "streebog") && strcmp(o.family, "mpi")) {
-        fprintf(stderr, "hwcrypt bench: unknown family '%s' (aes, streebog, mpi)\n", o.family);
-        return 2;
-    }
-    if (o.rounds <= 0) o.rounds = o.quick ? 5 : 11;
-    if (o.batch_ms <= 0) o.batch_ms = o.quick ? 2.0 : 5.0;
-    hwc_init();
-    hwc_bench_header(&o);
-    if (!o.family || !strcmp(o.family, "aes")) hwc_bench_aes(&o);
-    if (!o.family || !strcmp(o.family, "streebog")) hwc_bench_streebog(&o);
-    if (!o.family || !strcmp(o.family, "mpi")) hwc_bench_mpi(&o);
-    hwc_bench_footer(&o);
-    return 0;
 }

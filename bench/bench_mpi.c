@@ -1,8 +1,10 @@
 /* mpi bench: muladd (cycles/limb at 8, 32, 64 limbs) for every usable mpi
  * kernel next to GMP mpn_addmul_1; modexp (full-size exponent, 1024..4096-bit
  * modulus; --quick: 2048 only) next to OpenSSL BN_mod_exp_mont_consttime,
- * GMP mpz_powm_sec and, with --full, mbedTLS mbedtls_mpi_exp_mod. All cases
- * of one size are timed interleaved by hwc_bench_group. */
+ * GMP mpz_powm_sec and, with --full, mbedTLS mbedtls_mpi_exp_mod;
+ * modexp-many (8 independent 2048-bit modexps, cycles for the 8) for
+ * every kernel in lanes and one call each, next to OpenSSL and GMP. All
+ * cases of one size are timed interleaved by hwc_bench_group. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,9 +231,139 @@ static void bench_modexp(const hwc_bench_opts *o, const hwc_kernel_info *ki, siz
     }
 }
 
+/* ---- modexp-many: 8 independent 2048-bit modexps ------------------------------ */
+#define LANES 8
+#define MANY_LIMBS 32
+
+typedef struct {
+    hwc_limb m[LANES][MANY_LIMBS], b[LANES][MANY_LIMBS], e[LANES][MANY_LIMBS], r[LANES][MANY_LIMBS];
+    hwc_limb *rp[LANES];
+    const hwc_limb *mp[LANES], *bp[LANES], *ep[LANES];
+#ifdef HWC_BENCH_HAVE_GMP
+    mpz_t zm[LANES], zb[LANES], ze[LANES], zr;
+#endif
+#ifdef HWC_BENCH_HAVE_OPENSSL
+    BIGNUM *om[LANES], *ob[LANES], *oe[LANES], *orr;
+    BN_CTX *octx;
+#endif
+} many_arg;
+
+/* One iteration = the 8 operations: one call of 8 lanes ... */
+static void run_many(void *p, size_t iters) {
+    many_arg *a = p;
+    for (size_t i = 0; i < iters; i++) {
+        if (hwc_mpi_modexp_many(LANES, a->rp, a->bp, a->ep, MANY_LIMBS, a->mp, MANY_LIMBS) != HWC_OK) {
+            fprintf(stderr, "hwcrypt bench: hwc_mpi_modexp_many failed\n");
+            exit(1);
+        }
+    }
+    hwc_bench_sink(a->r, sizeof a->r);
+}
+
+/* ... or 8 hwc_mpi_modexp calls */
+static void run_many_single(void *p, size_t iters) {
+    many_arg *a = p;
+    for (size_t i = 0; i < iters * LANES; i++) {
+        size_t l = i % LANES;
+        if (hwc_mpi_modexp(a->r[l], a->b[l], a->e[l], MANY_LIMBS, a->m[l], MANY_LIMBS) != HWC_OK) {
+            fprintf(stderr, "hwcrypt bench: hwc_mpi_modexp failed\n");
+            exit(1);
+        }
+    }
+    hwc_bench_sink(a->r, sizeof a->r);
+}
+
+#ifdef HWC_BENCH_HAVE_GMP
+static void run_many_gmp(void *p, size_t iters) {
+    many_arg *a = p;
+    for (size_t i = 0; i < iters * LANES; i++)
+        mpz_powm_sec(a->zr, a->zb[i % LANES], a->ze[i % LANES], a->zm[i % LANES]);
+}
+#endif
+#ifdef HWC_BENCH_HAVE_OPENSSL
+static void run_many_openssl(void *p, size_t iters) {
+    many_arg *a = p;
+    for (size_t i = 0; i < iters * LANES; i++)
+        BN_mod_exp_mont_consttime(a->orr, a->ob[i % LANES], a->oe[i % LANES], a->om[i % LANES], a->octx, NULL);
+}
+#endif
+
+/* The 8 operations (one row = cycles for all 8; per operation: / 8): every
+   kernel's hwc_mpi_modexp_many in one call of 8 lanes and its
+   hwc_mpi_modexp one call each, next to the peers, on the same 8 odd
+   full-size moduli, bases and exponents. (One call of 8 per iteration: the
+   harness's batches are a few operations long, too short to count lanes
+   one by one.) */
+static void bench_modexp_many(const hwc_bench_opts *o, const hwc_kernel_info *ki, size_t nk) {
+    static many_arg a;
+    static char names[2 * MAXK][40];
+    for (size_t l = 0; l < LANES; l++) {
+        for (size_t i = 0; i < MANY_LIMBS; i++) {
+            a.m[l][i] = next_rand();
+            a.b[l][i] = next_rand();
+            a.e[l][i] = next_rand();
+        }
+        a.m[l][0] |= 1;
+        a.m[l][MANY_LIMBS - 1] |= (hwc_limb)1 << 63;
+        a.b[l][MANY_LIMBS - 1] >>= 1;
+        a.e[l][MANY_LIMBS - 1] |= (hwc_limb)1 << 63;
+        a.rp[l] = a.r[l];
+        a.mp[l] = a.m[l];
+        a.bp[l] = a.b[l];
+        a.ep[l] = a.e[l];
+    }
+    hwc_bench_case cases[2 * MAXK + 2];
+    size_t nc = 0;
+    for (size_t k = 0; k < nk; k++) {
+        snprintf(names[2 * k], sizeof names[0], "%s many", ki[k].name);
+        snprintf(names[2 * k + 1], sizeof names[0], "%s single", ki[k].name);
+        cases[nc++] = (hwc_bench_case){names[2 * k], 0, ki[k].name, run_many, &a};
+        cases[nc++] = (hwc_bench_case){names[2 * k + 1], 0, ki[k].name, run_many_single, &a};
+    }
+#ifdef HWC_BENCH_HAVE_OPENSSL
+    unsigned char buf[8 * MANY_LIMBS];
+    a.octx = BN_CTX_new();
+    a.orr = BN_new();
+    for (size_t l = 0; l < LANES; l++) {
+        limbs_le(buf, a.m[l], MANY_LIMBS);
+        a.om[l] = BN_lebin2bn(buf, 8 * MANY_LIMBS, NULL);
+        limbs_le(buf, a.b[l], MANY_LIMBS);
+        a.ob[l] = BN_lebin2bn(buf, 8 * MANY_LIMBS, NULL);
+        limbs_le(buf, a.e[l], MANY_LIMBS);
+        a.oe[l] = BN_lebin2bn(buf, 8 * MANY_LIMBS, NULL);
+    }
+    cases[nc++] = (hwc_bench_case){"openssl " HWC_BENCH_OPENSSL_VERSION, 1, NULL, run_many_openssl, &a};
+#endif
+#ifdef HWC_BENCH_HAVE_GMP
+    mpz_init(a.zr);
+    for (size_t l = 0; l < LANES; l++) {
+        mpz_inits(a.zm[l], a.zb[l], a.ze[l], NULL);
+        mpz_import(a.zm[l], MANY_LIMBS, -1, sizeof(hwc_limb), 0, 0, a.m[l]);
+        mpz_import(a.zb[l], MANY_LIMBS, -1, sizeof(hwc_limb), 0, 0, a.b[l]);
+        mpz_import(a.ze[l], MANY_LIMBS, -1, sizeof(hwc_limb), 0, 0, a.e[l]);
+    }
+    cases[nc++] = (hwc_bench_case){"gmp " HWC_BENCH_GMP_VERSION " powm_sec", 1, NULL, run_many_gmp, &a};
+#endif
+    hwc_bench_group(o, "mpi", "modexp-many", "8x2048", 1.0, HWC_UNIT_OPS, cases, nc);
+#ifdef HWC_BENCH_HAVE_OPENSSL
+    for (size_t l = 0; l < LANES; l++) {
+        BN_free(a.om[l]);
+        BN_free(a.ob[l]);
+        BN_free(a.oe[l]);
+    }
+    BN_free(a.orr);
+    BN_CTX_free(a.octx);
+#endif
+#ifdef HWC_BENCH_HAVE_GMP
+    for (size_t l = 0; l < LANES; l++) mpz_clears(a.zm[l], a.zb[l], a.ze[l], NULL);
+    mpz_clear(a.zr);
+#endif
+}
+
 void hwc_bench_mpi(const hwc_bench_opts *o) {
     hwc_kernel_info ki[MAXK];
     size_t nk = usable_kernels(ki);
     bench_muladd(o, ki, nk);
     bench_modexp(o, ki, nk);
+    bench_modexp_many(o, ki, nk);
 }

@@ -1,6 +1,7 @@
 /* AES modes: argument checks, CTR tail, XTS tweak and ciphertext stealing.
- * The bulk work goes to the kernel bound to the key at setkey (k->impl).
- * Contract: shared/API.md (aes.h). On error nothing is written. */
+ * The bulk work goes to the kernel bound to the key at setkey (k->impl); a
+ * mode slot the kernel leaves NULL is built from its ECB (HWC_AES_MODE).
+ * Contract: docs/API.md (aes.h). On error nothing is written. */
 #include <string.h>
 #include "hwcrypt/aes.h"
 #include "hwcrypt/cmac.h"
@@ -9,6 +10,9 @@
 #include "internal/ct.h"
 
 #define XTS_MAX_LEN ((size_t)1 << 24)   /* SP 800-38E: at most 2^20 blocks per data unit */
+
+/* The signature the CTR and XTS slots share (internal/kernel.h). */
+typedef void (*mode_fn)(const hwc_aes_key *k, uint8_t v[16], uint8_t *out, const uint8_t *in, size_t blocks);
 
 static unsigned rounds_for(size_t key_len) {
     return key_len == 16 ? 10 : key_len == 24 ? 12 : key_len == 32 ? 14 : 0;
@@ -19,13 +23,12 @@ const hwc_aes_impl *hwc_aes_key_impl(const hwc_aes_key *k) {
     return (const hwc_aes_impl *)k->impl;
 }
 
-/* FIPS-197 5.2 through the active kernel; k is untouched on error. */
-int hwc_aes_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+/* FIPS-197 5.2 through the kernel table impl; k is untouched on error. */
+int hwc_aes_setkey_with(hwc_aes_key *k, const uint8_t *key, size_t key_len, const hwc_aes_impl *impl) {
     if (!k) return HWC_ERR_NULL_POINTER;
     unsigned nr = rounds_for(key_len);
     if (!nr) return HWC_ERR_KEY_LENGTH;
     if (!key) return HWC_ERR_NULL_POINTER;
-    const hwc_aes_impl *impl = hwc_active_aes();
     if (!impl) return HWC_ERR_KERNEL_UNAVAILABLE;
     k->rounds = nr;
     k->key_len = (unsigned)key_len;
@@ -33,6 +36,10 @@ int hwc_aes_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
     impl->setkey(k, key, key_len);
     hwc_stack_scrub(HWC_SCRUB_SETKEY);
     return HWC_OK;
+}
+
+int hwc_aes_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+    return hwc_aes_setkey_with(k, key, key_len, hwc_active_aes());
 }
 
 void hwc_aes_key_wipe(hwc_aes_key *k) {
@@ -74,7 +81,7 @@ int hwc_aes_cbc_encrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, cons
     if (!iv) return HWC_ERR_NULL_POINTER;
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK) return rc;
-    if (len) impl->cbc_encrypt(k, iv, out, in, len / 16);
+    if (len) HWC_AES_MODE(impl, cbc_encrypt)(k, iv, out, in, len / 16);
     hwc_stack_scrub(HWC_SCRUB_CHAIN);
     return HWC_OK;
 }
@@ -85,7 +92,7 @@ int hwc_aes_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, cons
     if (!iv) return HWC_ERR_NULL_POINTER;
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK) return rc;
-    if (len) impl->cbc_decrypt(k, iv, out, in, len / 16);
+    if (len) HWC_AES_MODE(impl, cbc_decrypt)(k, iv, out, in, len / 16);
     hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
@@ -99,10 +106,11 @@ int hwc_aes_ctr_crypt(const hwc_aes_key *k, uint8_t counter[16], uint8_t *out, c
     const hwc_aes_impl *impl = hwc_aes_key_impl(k);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
     size_t full = len / 16, rem = len % 16;
-    if (full) impl->ctr(k, counter, out, in, full);
+    mode_fn ctr = HWC_AES_MODE(impl, ctr);
+    if (full) ctr(k, counter, out, in, full);
     if (rem) {
         uint8_t ks[16] = {0};
-        impl->ctr(k, counter, ks, ks, 1);
+        ctr(k, counter, ks, ks, 1);
         for (size_t i = 0; i < rem; i++) out[16 * full + i] = in[16 * full + i] ^ ks[i];
         hwc_wipe_inline(ks, sizeof ks);
     }
@@ -127,11 +135,14 @@ int hwc_aes_xts_setkey(hwc_aes_xts_key *k, const uint8_t *key, size_t key_len) {
     return rc;
 }
 
+/* The length is checked before out and in: with len 0 they may be NULL and
+   the answer is the length error. */
 static int xts_check(const hwc_aes_xts_key *k, const uint8_t *tweak, const uint8_t *out,
                      const uint8_t *in, size_t len, const hwc_aes_impl **di,
                      const hwc_aes_impl **ti) {
-    if (!k || !tweak || !out || !in) return HWC_ERR_NULL_POINTER;
+    if (!k || !tweak) return HWC_ERR_NULL_POINTER;
     if (len < 16 || len > XTS_MAX_LEN) return HWC_ERR_DATA_LENGTH;
+    if (!out || !in) return HWC_ERR_NULL_POINTER;
     *di = hwc_aes_key_impl(&k->data);
     *ti = hwc_aes_key_impl(&k->tweak);
     if (!*di || !*ti) return HWC_ERR_BAD_ARGUMENT;
@@ -145,18 +156,19 @@ int hwc_aes_xts_encrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
     int rc = xts_check(k, tweak, out, in, len, &di, &ti);
     if (rc != HWC_OK) return rc;
     size_t m = len / 16, b = len % 16;
+    mode_fn xts = HWC_AES_MODE(di, xts_encrypt);
     uint8_t t[16];
     ti->ecb_encrypt(&k->tweak, t, tweak, 1);        /* T = E_K2(i) */
     if (b == 0) {
-        di->xts_encrypt(&k->data, t, out, in, m);
+        xts(&k->data, t, out, in, m);
     } else {
         uint8_t cc[16], pp[16];
-        if (m > 1) di->xts_encrypt(&k->data, t, out, in, m - 1);      /* t = T_{m-1} */
-        di->xts_encrypt(&k->data, t, cc, in + 16 * (m - 1), 1);       /* CC, t = T_m */
+        if (m > 1) xts(&k->data, t, out, in, m - 1);                  /* t = T_{m-1} */
+        xts(&k->data, t, cc, in + 16 * (m - 1), 1);                   /* CC, t = T_m */
         memcpy(pp, in + 16 * m, b);                                   /* PP = P_m || CP */
         memcpy(pp + b, cc + b, 16 - b);
         memcpy(out + 16 * m, cc, b);                                  /* C_m = first b of CC */
-        di->xts_encrypt(&k->data, t, out + 16 * (m - 1), pp, 1);      /* C_{m-1} */
+        xts(&k->data, t, out + 16 * (m - 1), pp, 1);                  /* C_{m-1} */
         hwc_wipe_inline(cc, sizeof cc);
         hwc_wipe_inline(pp, sizeof pp);
     }
@@ -173,19 +185,20 @@ int hwc_aes_xts_decrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
     int rc = xts_check(k, tweak, out, in, len, &di, &ti);
     if (rc != HWC_OK) return rc;
     size_t m = len / 16, b = len % 16;
+    mode_fn xts = HWC_AES_MODE(di, xts_decrypt);
     uint8_t t[16];
     ti->ecb_encrypt(&k->tweak, t, tweak, 1);
     if (b == 0) {
-        di->xts_decrypt(&k->data, t, out, in, m);
+        xts(&k->data, t, out, in, m);
     } else {
         uint8_t tm[16], pp[16], cc[16];
-        if (m > 1) di->xts_decrypt(&k->data, t, out, in, m - 1);      /* t = T_{m-1} */
+        if (m > 1) xts(&k->data, t, out, in, m - 1);                  /* t = T_{m-1} */
         hwc_gf128_dbl_le(tm, t);                                      /* T_m */
-        di->xts_decrypt(&k->data, tm, pp, in + 16 * (m - 1), 1);      /* PP */
+        xts(&k->data, tm, pp, in + 16 * (m - 1), 1);                  /* PP */
         memcpy(cc, in + 16 * m, b);                                   /* CC = C_m || CP */
         memcpy(cc + b, pp + b, 16 - b);
         memcpy(out + 16 * m, pp, b);                                  /* P_m = first b of PP */
-        di->xts_decrypt(&k->data, t, out + 16 * (m - 1), cc, 1);      /* P_{m-1} */
+        xts(&k->data, t, out + 16 * (m - 1), cc, 1);                  /* P_{m-1} */
         hwc_wipe_inline(tm, sizeof tm);
         hwc_wipe_inline(pp, sizeof pp);
         hwc_wipe_inline(cc, sizeof cc);

@@ -1,6 +1,7 @@
 /* AES-CMAC (NIST SP 800-38B, RFC 4493): subkeys, buffering, padding and
  * the constant-time tag comparison. The CBC-MAC chain runs in the kernel
- * bound to the key (cmac_chain). Contract: shared/API.md (cmac.h). */
+ * bound to the key (cmac_chain, or core/'s ECB-built chain when the kernel
+ * has none). Contract: docs/API.md (cmac.h). */
 #include <string.h>
 #include "hwcrypt/cmac.h"
 #include "core/aes_internal.h"
@@ -13,10 +14,14 @@ static const hwc_aes_impl *ctx_impl(const hwc_cmac_ctx *c) {
     return hwc_aes_key_impl(&c->key);
 }
 
+static int key_len_ok(size_t key_len) {
+    return key_len == 16 || key_len == 24 || key_len == 32;
+}
+
 /* SP 800-38B 6.1: L = E_K(0^128), K1 = dbl(L), K2 = dbl(K1). */
 int hwc_cmac_init(hwc_cmac_ctx *c, const uint8_t *key, size_t key_len) {
     if (!c) return HWC_ERR_NULL_POINTER;
-    if (key_len != 16 && key_len != 24 && key_len != 32) return HWC_ERR_KEY_LENGTH;
+    if (!key_len_ok(key_len)) return HWC_ERR_KEY_LENGTH;
     if (!key) return HWC_ERR_NULL_POINTER;
     int rc = hwc_aes_setkey(&c->key, key, key_len);
     if (rc != HWC_OK) return rc;
@@ -54,11 +59,11 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
         memcpy(c->buf + c->buf_len, msg, take);
         msg += take;
         len -= take;
-        impl->cmac_chain(&c->key, c->state, c->buf, 1);
+        HWC_AES_MODE(impl, cmac_chain)(&c->key, c->state, c->buf, 1);
     }
     /* len >= 1 here: chain all but the last 1..16 bytes. */
     size_t blocks = (len - 1) / 16;
-    if (blocks) impl->cmac_chain(&c->key, c->state, msg, blocks);
+    if (blocks) HWC_AES_MODE(impl, cmac_chain)(&c->key, c->state, msg, blocks);
     msg += 16 * blocks;
     len -= 16 * blocks;
     memset(c->buf, 0, sizeof c->buf);
@@ -83,7 +88,7 @@ int hwc_cmac_final(hwc_cmac_ctx *c, uint8_t tag[16]) {
         last[c->buf_len] = 0x80;
         for (int i = 0; i < 16; i++) last[i] ^= c->k2[i];
     }
-    impl->cmac_chain(&c->key, c->state, last, 1);
+    HWC_AES_MODE(impl, cmac_chain)(&c->key, c->state, last, 1);
     memcpy(tag, c->state, 16);
     hwc_wipe_inline(last, sizeof last);
     hwc_wipe_inline(c->state, sizeof c->state);
@@ -94,10 +99,13 @@ int hwc_cmac_final(hwc_cmac_ctx *c, uint8_t tag[16]) {
 }
 
 void hwc_cmac_wipe(hwc_cmac_ctx *c) {
-    hwc_wipe_inline(c, sizeof *c);
+    if (c) hwc_wipe_inline(c, sizeof *c);   /* NULL: nothing to wipe, as hwc_wipe */
 }
 
+/* Lengths are checked before the pointers they describe: a NULL pointer with
+   length 0 gets the length error. */
 int hwc_cmac(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len, uint8_t tag[16]) {
+    if (!key_len_ok(key_len)) return HWC_ERR_KEY_LENGTH;
     if (!key || !tag || (len && !msg)) return HWC_ERR_NULL_POINTER;
     hwc_cmac_ctx c;
     int rc = hwc_cmac_init(&c, key, key_len);
@@ -114,9 +122,9 @@ int hwc_cmac(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
 /* The comparison ORs the XORs of all tag_len bytes: no early exit. */
 int hwc_cmac_verify(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
                     const uint8_t *tag, size_t tag_len) {
-    if (!key || !tag || (len && !msg)) return HWC_ERR_NULL_POINTER;
-    if (key_len != 16 && key_len != 24 && key_len != 32) return HWC_ERR_KEY_LENGTH;
+    if (!key_len_ok(key_len)) return HWC_ERR_KEY_LENGTH;
     if (tag_len < 4 || tag_len > 16) return HWC_ERR_BAD_ARGUMENT;
+    if (!key || !tag || (len && !msg)) return HWC_ERR_NULL_POINTER;
     uint8_t t[16];
     int rc = hwc_cmac(key, key_len, msg, len, t);
     if (rc != HWC_OK) return rc;

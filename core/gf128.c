@@ -1,6 +1,6 @@
 /* Doubling in GF(2^128) modulo x^128 + x^7 + x^2 + x + 1, constant time
  * (the reduction is a mask built from the top bit, never a branch).
- * Contract: shared/API.md (cmac.h). out == in is allowed. */
+ * Contract: docs/API.md (cmac.h). out == in is allowed. */
 #include "hwcrypt/cmac.h"
 
 /* SP 800-38B 6.1 / RFC 4493 2.3: big-endian bit string, shift left by one,

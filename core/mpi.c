@@ -1,22 +1,13 @@
-/* mpi core: argument checks, schoolbook/Karatsuba multiplication and
- * constant-time fixed-window Montgomery exponentiation, written once for
- * every kernel (kernels only supply muladd, optionally montmul or a whole
- * modexp). Contract: shared/API.md, include/hwcrypt/mpi.h. */
+/* mpi core: argument checks and schoolbook/Karatsuba multiplication,
+ * written once for every kernel on the kernel's muladd (the exponentiation
+ * is core/mpi_modexp.c). Reference: docs/API.md, include/hwcrypt/mpi.h. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal/wipe.h"
 #include "core/mpi_internal.h"
 
-#include "internal/ct.h"   /* HWC_DECLASSIFY: base < m is the one verdict modexp reveals */
-
 /* ---- small helpers ---------------------------------------------------------- */
-
-/* Do limb ranges [x, x+xn) and [y, y+yn) share any byte? */
-static int overlaps(const hwc_limb *x, size_t xn, const hwc_limb *y, size_t yn) {
-    uintptr_t xa = (uintptr_t)x, ya = (uintptr_t)y;
-    return xa < ya + yn * sizeof(hwc_limb) && ya < xa + xn * sizeof(hwc_limb);
-}
 
 /* r[0..n) = a + b, returns the carry (0/1). r may equal a or b. */
 static hwc_limb add_n(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, size_t n) {
@@ -42,16 +33,6 @@ static void longer_first(const hwc_limb **a, size_t *an, const hwc_limb **b, siz
     *bn = tn;
 }
 
-/* t[0..len) += c, carry carried through all of t (fixed work). */
-static hwc_limb add_1(hwc_limb *t, size_t len, hwc_limb c) {
-    for (size_t i = 0; i < len; i++) {
-        hwc_limb v = t[i] + c;
-        c = v < c;
-        t[i] = v;
-    }
-    return c;
-}
-
 /* t[0..len) -= c, borrow carried through all of t. */
 static hwc_limb sub_1(hwc_limb *t, size_t len, hwc_limb c) {
     for (size_t i = 0; i < len; i++) {
@@ -60,12 +41,6 @@ static hwc_limb sub_1(hwc_limb *t, size_t len, hwc_limb c) {
         c = v < c;
     }
     return c;
-}
-
-/* r[i] = mask ? a[i] : b[i], mask all-ones or zero. */
-static void select_n(hwc_limb *r, hwc_limb mask, const hwc_limb *a, const hwc_limb *b, size_t n) {
-    mask = hwc_ct_barrier(mask);
-    for (size_t i = 0; i < n; i++) r[i] = (a[i] & mask) | (b[i] & ~mask);
 }
 
 /* ---- muladd ------------------------------------------------------------------ */
@@ -110,10 +85,10 @@ static void kara(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, const hwc
     /* s = a0 + a1, t = b0 + b1 (hh limbs + carries cs, ct) */
     memcpy(s, a + h, hh * sizeof(hwc_limb));
     hwc_limb cs = add_n(s, s, a, h);
-    cs = add_1(s + h, hh - h, cs);
+    cs = hwc_mpi_add_1(s + h, hh - h, cs);
     memcpy(t, b + h, hh * sizeof(hwc_limb));
     hwc_limb ct = add_n(t, t, b, h);
-    ct = add_1(t + h, hh - h, ct);
+    ct = hwc_mpi_add_1(t + h, hh - h, ct);
     kara(muladd, r, a, b, h, next);                 /* r[0..2h)  = a0*b0 */
     kara(muladd, r + 2 * h, a + h, b + h, hh, next); /* r[2h..2k) = a1*b1 */
     kara(muladd, p, s, t, hh, next);                /* p = s'*t' (2hh limbs) */
@@ -140,7 +115,7 @@ static void kara(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, const hwc
     sub_1(p + 2 * hh, 2, bw);
     /* r[h..2k) += p[0..k+1): the true product fits 2k limbs, so no carry out */
     c = add_n(r + h, r + h, p, k + 1);
-    add_1(r + h + k + 1, k - h - 1, c);
+    hwc_mpi_add_1(r + h + k + 1, k - h - 1, c);
 }
 
 /* Scratch limbs needed by mul_any(an, bn), an >= bn (mirrors it). */
@@ -177,7 +152,7 @@ static void mul_any(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_t
         else
             mul_any(muladd, tmp, b, bn, a + off, len, next);
         hwc_limb c = add_n(r + off, r + off, tmp, len + bn);
-        add_1(r + off + len + bn, an + bn - off - len - bn, c);
+        hwc_mpi_add_1(r + off + len + bn, an + bn - off - len - bn, c);
     }
 }
 
@@ -189,7 +164,7 @@ int hwc_mpi_mul(hwc_limb *r, const hwc_limb *a, size_t an, const hwc_limb *b, si
     if (r == NULL || a == NULL || b == NULL) return HWC_ERR_NULL_POINTER;
     if (an == 0 || bn == 0 || an > HWC_MPI_MAX_LIMBS || bn > HWC_MPI_MAX_LIMBS)
         return HWC_ERR_BAD_ARGUMENT;
-    if (overlaps(r, an + bn, a, an) || overlaps(r, an + bn, b, bn)) return HWC_ERR_BAD_ARGUMENT;
+    if (hwc_mpi_overlaps(r, an + bn, a, an) || hwc_mpi_overlaps(r, an + bn, b, bn)) return HWC_ERR_BAD_ARGUMENT;
     return hwc_mpi_mul_with(hwc_active_mpi()->muladd, r, a, an, b, bn);
 }
 
@@ -206,200 +181,5 @@ int hwc_mpi_mul_with(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_
     mul_any(muladd, r, a, an, b, bn, scr);
     hwc_wipe_inline(scr, need * sizeof(hwc_limb));
     free(scr);
-    return HWC_OK;
-}
-
-/* ---- modular exponentiation ------------------------------------------------------ */
-
-typedef struct {
-    const hwc_mpi_impl *impl;
-    const hwc_limb *m;
-    size_t n;
-    hwc_limb minv;
-    hwc_limb *scratch;    /* 2n+2 limbs */
-} mont_ctx;
-
-static void mont_mul(const mont_ctx *c, hwc_limb *r, const hwc_limb *a, const hwc_limb *b) {
-    if (c->impl->montmul)
-        c->impl->montmul(r, a, b, c->m, c->n, c->minv, c->scratch);
-    else
-        hwc_mpi_montmul_muladd(c->impl->muladd, r, a, b, c->m, c->n, c->minv, c->scratch);
-}
-
-/* r = a^2 R^-1: the kernel's montmul, or the core square from muladd. */
-static void mont_sqr(const mont_ctx *c, hwc_limb *r, const hwc_limb *a) {
-    if (c->impl->montmul)
-        c->impl->montmul(r, a, a, c->m, c->n, c->minv, c->scratch);
-    else
-        hwc_mpi_montsqr_muladd(c->impl->muladd, r, a, c->m, c->n, c->minv, c->scratch);
-}
-
-/* -m^-1 mod 2^64 for odd m0: x = m0 is an inverse mod 2^3 (m0^2 == 1 mod 8);
-   each Newton step x = x(2 - m0 x) doubles the correct bits: 3->6->...->96. */
-static hwc_limb mont_minv(hwc_limb m0) {
-    hwc_limb x = m0;
-    for (int i = 0; i < 5; i++) x *= 2 - m0 * x;
-    return 0 - x;
-}
-
-/* x = 2x mod m for x < m (m public; masked subtraction anyway). tmp: n limbs. */
-static void mod_double(hwc_limb *x, const hwc_limb *m, size_t n, hwc_limb *tmp) {
-    hwc_limb top = x[n - 1] >> 63;
-    for (size_t i = n - 1; i > 0; i--) x[i] = x[i] << 1 | x[i - 1] >> 63;
-    x[0] <<= 1;
-    hwc_limb borrow = hwc_mpi_sub_n(tmp, x, m, n);
-    select_n(x, 0 - ((top | (borrow ^ 1)) & 1), tmp, x, n);
-}
-
-/* Exponent bits [pos, pos+w) (pos public; bits past the end read as 0). */
-static size_t exp_window(const hwc_limb *e, size_t en, size_t pos, unsigned w) {
-    size_t li = pos / 64;
-    unsigned sh = pos % 64;
-    hwc_limb v = e[li] >> sh;
-    if (sh + w > 64 && li + 1 < en) v |= e[li + 1] << (64 - sh);
-    return (size_t)(v & (((hwc_limb)1 << w) - 1));
-}
-
-/* out = table[idx] reading every entry (idx secret): mask_i = all-ones only
-   where i == idx, computed without comparison. Column by column (8 limbs at
-   a time) across all entries, accumulated in registers: every table limb is
-   read once and out is written once (half the memory traffic of ORing entry
-   by entry into out). */
-static void table_select(hwc_limb *out, const hwc_limb *table, size_t entries, size_t n,
-                         size_t idx) {
-    hwc_limb mask[64];   /* entries <= 2^6 */
-    for (size_t i = 0; i < entries; i++) {
-        hwc_limb d = (hwc_limb)(i ^ idx);
-        mask[i] = hwc_ct_barrier(((d | (0 - d)) >> 63) - 1); /* d == 0 -> ~0, else 0 */
-    }
-    size_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        hwc_limb a[8] = {0};
-        const hwc_limb *e = table + j;
-        for (size_t i = 0; i < entries; i++, e += n) {
-            const hwc_limb m = mask[i];
-            for (int q = 0; q < 8; q++) a[q] |= e[q] & m;
-        }
-        for (int q = 0; q < 8; q++) out[j + q] = a[q];
-    }
-    for (; j < n; j++) {
-        hwc_limb a = 0;
-        for (size_t i = 0; i < entries; i++) a |= table[i * n + j] & mask[i];
-        out[j] = a;
-    }
-    hwc_wipe_inline(mask, entries * sizeof(hwc_limb));
-}
-
-/* Window width for a `bits`-bit exponent (bits = 64 exp_n, public: leading
-   zero bits are processed like any others). Cost model in units of one
-   n-limb Montgomery product: bits squarings + bits/w products + 2^w table
-   products + bits/w lookups of 2^w entries (each ~ n/(4 n^2) of a product,
-   measured). The best w in 1..6. */
-static unsigned window_bits(size_t bits, size_t n) {
-    unsigned best = 1;
-    double best_cost = 0;
-    for (unsigned w = 1; w <= 6; w++) {
-        double nw = (double)((bits + w - 1) / w);
-        double cost = (double)bits + nw + (double)(1u << w) + nw * (double)(1u << w) / (4.0 * (double)n);
-        if (w == 1 || cost < best_cost) {
-            best = w;
-            best_cost = cost;
-        }
-    }
-    return best;
-}
-
-/* Errors (checked in this order; r untouched on every error):
-   NULL r/base/exp/mod -> HWC_ERR_NULL_POINTER; n == 0, n > 256 or
-   exp_n == 0 -> HWC_ERR_BAD_ARGUMENT; r overlapping base, exp or mod ->
-   HWC_ERR_BAD_ARGUMENT; m even, or m == 1 -> HWC_ERR_BAD_ARGUMENT;
-   base >= m -> HWC_ERR_BAD_ARGUMENT (compared in constant time, only the
-   verdict is used); table allocation failure -> HWC_ERR_NO_MEMORY. */
-int hwc_mpi_modexp(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, size_t exp_n,
-                   const hwc_limb *mod, size_t n) {
-    if (r == NULL || base == NULL || exp == NULL || mod == NULL) return HWC_ERR_NULL_POINTER;
-    if (n == 0 || n > HWC_MPI_MAX_LIMBS || exp_n == 0) return HWC_ERR_BAD_ARGUMENT;
-        if (overlaps(r, n, base, n) || overlaps(r, n, exp, exp_n) || overlaps(r, n, mod, n))
-        return HWC_ERR_BAD_ARGUMENT;
-    /* m odd and > 1 (public) */
-    if ((mod[0] & 1) == 0) return HWC_ERR_BAD_ARGUMENT;
-    hwc_limb high = mod[0] ^ 1;
-    for (size_t i = 1; i < n; i++) high |= mod[i];
-    if (high == 0) return HWC_ERR_BAD_ARGUMENT;
-    /* base < m: borrow of base - m over all limbs, no early exit */
-    {
-        hwc_limb borrow = 0;
-        for (size_t i = 0; i < n; i++) {
-            hwc_limb x = base[i], y = mod[i];
-            hwc_limb s = x - y;
-            borrow = (x < y) | (s < borrow);
-        }
-        HWC_DECLASSIFY(&borrow, sizeof borrow);
-        if (borrow == 0) return HWC_ERR_BAD_ARGUMENT;
-    }
-
-    const hwc_mpi_impl *impl = hwc_active_mpi();   /* bound once for the call */
-    if (impl->modexp && impl->modexp(r, base, exp, exp_n, mod, n) == 0) return HWC_OK;
-    return hwc_mpi_modexp_mont(impl, r, base, exp, exp_n, mod, n);
-}
-
-int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *base,
-                        const hwc_limb *exp, size_t exp_n, const hwc_limb *mod, size_t n) {
-    size_t bits = 64 * exp_n;
-    unsigned w = window_bits(bits, n);
-    size_t entries = (size_t)1 << w;
-    /* one block: table (2^w entries) | acc | tmp | r2 | scratch (2n+2) */
-    size_t total = (entries + 3) * n + 2 * n + 2;
-    hwc_limb *blk = malloc(total * sizeof(hwc_limb));
-    if (blk == NULL) return HWC_ERR_NO_MEMORY;
-    hwc_limb *table = blk, *acc = table + entries * n, *tmp = acc + n, *r2 = tmp + n;
-    mont_ctx mc = {impl, mod, n, mont_minv(mod[0]), r2 + n};
-
-    /* R mod m (R = 2^(64n)) and R^2 mod m, all from public m: start at
-       2^(L-1) < m (L = bit length of m), double to 2^(64n) = R; then
-       double k more times to 2^(64n+k) with k the odd part of 64n, and
-       square s times in Montgomery form: each square maps 2^(64n+j) to
-       2^(64n+2j), ending at 2^(64n+64n) = R^2. */
-    size_t top = n - 1;
-    while (mod[top] == 0) top--;                       /* m > 1: some limb nonzero */
-    unsigned lz = (unsigned)__builtin_clzll(mod[top]);
-    size_t L = 64 * top + (64 - lz);
-    hwc_limb *one = table;                              /* T[0] = R mod m */
-    memset(one, 0, n * sizeof(hwc_limb));
-    one[(L - 1) / 64] = (hwc_limb)1 << ((L - 1) % 64);
-    for (size_t i = L - 1; i < 64 * n; i++) mod_double(one, mod, n, tmp);
-    size_t k = 64 * n;
-    unsigned sq = 0;
-    while ((k & 1) == 0) {
-        k >>= 1;
-        sq++;
-    }
-    memcpy(r2, one, n * sizeof(hwc_limb));
-    for (size_t i = 0; i < k; i++) mod_double(r2, mod, n, tmp);
-    for (unsigned i = 0; i < sq; i++) mont_sqr(&mc, r2, r2);
-
-    /* T[i] = base^i in Montgomery form */
-    hwc_limb *t1 = table + n;
-    mont_mul(&mc, t1, base, r2);
-    for (size_t i = 2; i < entries; i++) mont_mul(&mc, table + i * n, table + (i - 1) * n, t1);
-
-    /* Left to right, fixed window: the top window (possibly narrower) is a
-       lookup, every other window is w squarings, a lookup and a product,
-       whatever the exponent's value. */
-    size_t nwin = (bits + w - 1) / w;
-    table_select(acc, table, entries, n, exp_window(exp, exp_n, (nwin - 1) * w, w));
-    for (size_t win = nwin - 1; win-- > 0;) {
-        for (unsigned i = 0; i < w; i++) mont_sqr(&mc, acc, acc);
-        table_select(tmp, table, entries, n, exp_window(exp, exp_n, win * w, w));
-        mont_mul(&mc, acc, acc, tmp);
-    }
-
-    /* out of Montgomery form: acc * 1 * R^-1, fully reduced by montmul */
-    memset(tmp, 0, n * sizeof(hwc_limb));
-    tmp[0] = 1;
-    mont_mul(&mc, r2, acc, tmp);
-    memcpy(r, r2, n * sizeof(hwc_limb));
-    hwc_wipe_inline(blk, total * sizeof(hwc_limb));
-    free(blk);
     return HWC_OK;
 }

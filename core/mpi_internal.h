@@ -4,16 +4,12 @@
 #define HWC_CORE_MPI_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "internal/kernel.h"
 #include "internal/ct.h"
-
-/* Hide a mask's value from the optimiser: without it clang 14 recognises
-   ((d | -d) >> 63) - 1 as "i == idx" and turns the masked table scan into
-   a branch on the secret index (caught by tests/ct_modexp.c). */
-static inline hwc_limb hwc_ct_barrier(hwc_limb x) {
-    HWC_CT_OPAQUE(x);
-    return x;
-}
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 typedef hwc_limb (*hwc_muladd_fn)(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
 
@@ -33,12 +29,19 @@ void hwc_mpi_montsqr_muladd(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a
 /* The bodies of hwc_mpi_mul and hwc_mpi_modexp after the argument checks,
    on an explicit kernel table / muladd (the tests also run them on the
    portable muladd). Return HWC_OK or HWC_ERR_NO_MEMORY (r untouched).
-   modexp_mont uses impl->montmul, or builds it from impl->muladd; it
-   ignores impl->modexp. */
+   modexp_mont runs the ladder in the kernel's domain when it covers n,
+   else in radix 2^64 with impl->montmul (or one built from impl->muladd). */
 int hwc_mpi_mul_with(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a, size_t an,
                      const hwc_limb *b, size_t bn);
 int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *base,
                         const hwc_limb *exp, size_t exp_n, const hwc_limb *mod, size_t n);
+/* The body of hwc_mpi_modexp_many after the argument checks (cnt >= 1), on
+   an explicit kernel table: groups of impl->lanes moduli through its lane
+   domain where it covers the size, the rest lane after lane. HWC_OK or
+   HWC_ERR_NO_MEMORY (nothing written). */
+int hwc_mpi_modexp_many_with(const hwc_mpi_impl *impl, size_t cnt, hwc_limb *const r[],
+                             const hwc_limb *const base[], const hwc_limb *const exp[],
+                             size_t exp_n, const hwc_limb *const mod[], size_t n);
 
 /* The generic kernel's two muladd bodies, exported for the tests: the
    unsigned __int128 one (only where the compiler has the type) and the
@@ -51,23 +54,33 @@ hwc_limb hwc_mpi_generic_muladd_u128(hwc_limb *d, const hwc_limb *s, size_t n, h
 hwc_limb hwc_mpi_generic_muladd_half32(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
 
 /* Schoolbook/Karatsuba crossover of hwc_mpi_mul (limbs of the shorter
-   operand), exported so the tests can probe threshold +-1. Measured on
-   this machine (Xeon, Sapphire Rapids class, gcc 12 -O3), balanced
-   n x n product in ns, generic / adx kernel:
-     threshold   n=32      n=64       n=128      n=256
-     none        518/372   2257/1531  10102/6375 40416/27015
-     24          612/535   2149/1838  6882/6515  22507/21175
-     32          686/553   2372/1968  7786/6429  25070/20527
-     48          557/394   1966/1543  6945/5528  21715/17935
-     64          551/381   1941/1553  6842/5368  21910/16696
-   (2 shared cores, +-5% noise): 48 is at or near the best for both. */
+   operand), exported so the tests can probe threshold +-1. 48 is at or near
+   the best for the generic and adx kernels (measurements: docs/bench.md). */
 #ifndef HWC_MPI_KARATSUBA_THRESHOLD
 #define HWC_MPI_KARATSUBA_THRESHOLD 48
 #endif
 
 
-/* r[0..n) = a - b, returns the borrow (0/1), branch-free. r may equal a or b. */
+/* ---- the shared pieces (one of each for core/ and every kernel) ---------- */
+
+/* Do limb ranges [x, x+xn) and [y, y+yn) share any byte? */
+static inline int hwc_mpi_overlaps(const hwc_limb *x, size_t xn, const hwc_limb *y, size_t yn) {
+    uintptr_t xa = (uintptr_t)x, ya = (uintptr_t)y;
+    return xa < ya + yn * sizeof(hwc_limb) && ya < xa + xn * sizeof(hwc_limb);
+}
+
+/* r[0..n) = a - b, returns the borrow (0/1), branch-free. r may equal a or b.
+   SBB on x86-64 (no feature flag needed), comparisons elsewhere. */
 static inline hwc_limb hwc_mpi_sub_n(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, size_t n) {
+#if defined(__x86_64__)
+    unsigned char bw = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned long long d;
+        bw = _subborrow_u64(bw, a[i], b[i], &d);
+        r[i] = d;
+    }
+    return bw;
+#else
     hwc_limb borrow = 0;
     for (size_t i = 0; i < n; i++) {
         hwc_limb x = a[i], y = b[i];
@@ -77,6 +90,29 @@ static inline hwc_limb hwc_mpi_sub_n(hwc_limb *r, const hwc_limb *a, const hwc_l
         borrow = b1 | (s < borrow);
     }
     return borrow;
+#endif
+}
+
+/* t[0..len) += c, the carry carried through all of t (fixed work, no early
+   exit); returns the carry out. */
+static inline hwc_limb hwc_mpi_add_1(hwc_limb *t, size_t len, hwc_limb c) {
+    for (size_t i = 0; i < len; i++) {
+        hwc_limb v = t[i] + c;
+        c = v < c;
+        t[i] = v;
+    }
+    return c;
+}
+
+/* The masked final subtraction of Montgomery arithmetic: r = u - m if
+   u >= m, else u, for u = top * 2^(64n) + u[0..n) < 2m (top 0 or 1).
+   u >= m iff top is set or u[0..n) - m does not borrow. d: n limbs of
+   scratch, disjoint from u; r may equal u. No branch on the values. */
+static inline void hwc_mpi_final_sub(hwc_limb *r, const hwc_limb *u, hwc_limb top,
+                                     const hwc_limb *m, size_t n, hwc_limb *d) {
+    hwc_limb borrow = hwc_mpi_sub_n(d, u, m, n);
+    hwc_limb md = hwc_ct_barrier(0 - ((top | (borrow ^ 1)) & 1)), mu = ~md;
+    for (size_t i = 0; i < n; i++) r[i] = (d[i] & md) | (u[i] & mu);
 }
 
 #endif

@@ -9,26 +9,6 @@
 #include <stdint.h>
 #include "core/mpi_internal.h"
 
-/* t[0..len) += c (carry propagated over the whole span, no early exit). */
-static void add_limb(hwc_limb *t, size_t len, hwc_limb c) {
-    for (size_t i = 0; i < len; i++) {
-        hwc_limb v = t[i] + c;
-        c = v < c;
-        t[i] = v;
-    }
-}
-
-/* r = u - m if u >= m, else u, for u = top * 2^(64n) + u[0..n) < 2m.
-   u >= m iff top is set or u[0..n) - m does not borrow. d: n limbs of
-   scratch (may be anything; overwritten). Masked, no branch. */
-static void final_sub(hwc_limb *r, const hwc_limb *u, hwc_limb top, const hwc_limb *m, size_t n,
-                      hwc_limb *d) {
-    hwc_limb borrow = hwc_mpi_sub_n(d, u, m, n);
-    hwc_limb take_d = (top | (borrow ^ 1)) & 1;
-    hwc_limb md = hwc_ct_barrier(0 - take_d), mu = ~md;
-    for (size_t i = 0; i < n; i++) r[i] = (d[i] & md) | (u[i] & mu);
-}
-
 void hwc_mpi_montmul_muladd(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a,
                             const hwc_limb *b, const hwc_limb *m, size_t n, hwc_limb minv,
                             hwc_limb *t) {
@@ -38,12 +18,12 @@ void hwc_mpi_montmul_muladd(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a
        the row that zeroes t[i], (T + a*b_i + q*m) / 2^64 < 2m again. */
     for (size_t i = 0; i < n; i++) {
         hwc_limb c = muladd(t + i, a, n, b[i]);
-        add_limb(t + i + n, 2, c);
+        hwc_mpi_add_1(t + i + n, 2, c);
         hwc_limb q = t[i] * minv;          /* t[i] + q*m[0] == 0 mod 2^64 */
         c = muladd(t + i, m, n, q);
-        add_limb(t + i + n, 2, c);
+        hwc_mpi_add_1(t + i + n, 2, c);
     }
-    final_sub(r, t + n, t[2 * n], m, n, t);
+    hwc_mpi_final_sub(r, t + n, t[2 * n], m, n, t);
 }
 
 /* Montgomery square r = a^2 * 2^(-64n) mod m: the product by the squaring
@@ -88,5 +68,5 @@ void hwc_mpi_montsqr_muladd(hwc_muladd_fn muladd, hwc_limb *r, const hwc_limb *a
         t[i + n] = x;
         extra = c1;
     }
-    final_sub(r, t + n, extra, m, n, t);
+    hwc_mpi_final_sub(r, t + n, extra, m, n, t);
 }

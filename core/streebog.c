@@ -4,13 +4,13 @@
 #include <string.h>
 #include "hwcrypt/streebog.h"
 #include "internal/streebog_constants.h"
-#include "streebog_internal.h"
+#include "core/streebog_internal.h"
 #include "internal/wipe.h"
 
 static int bits_ok(unsigned digest_bits) { return digest_bits == 256 || digest_bits == 512; }
 
 /* A context hwc_streebog_init() set up and final has not wiped. */
-static int ctx_ok(const hwc_streebog_ctx *c) {
+int hwc_sb_ctx_ok(const hwc_streebog_ctx *c) {
     return bits_ok(c->digest_bits) && c->impl != NULL && c->buf_len < 64;
 }
 
@@ -82,7 +82,7 @@ int hwc_streebog_init(hwc_streebog_ctx *h, unsigned digest_bits) {
 
 int hwc_streebog_update(hwc_streebog_ctx *h, const void *data, size_t len) {
     if (!h) return HWC_ERR_NULL_POINTER;
-    if (!ctx_ok(h)) return HWC_ERR_BAD_ARGUMENT;
+    if (!hwc_sb_ctx_ok(h)) return HWC_ERR_BAD_ARGUMENT;
     if (!data && len) return HWC_ERR_NULL_POINTER;
     hwc_sb_absorb(h, data, len);
     return HWC_OK;
@@ -90,7 +90,7 @@ int hwc_streebog_update(hwc_streebog_ctx *h, const void *data, size_t len) {
 
 int hwc_streebog_final(hwc_streebog_ctx *h, uint8_t *digest) {
     if (!h || !digest) return HWC_ERR_NULL_POINTER;
-    if (!ctx_ok(h)) return HWC_ERR_BAD_ARGUMENT;
+    if (!hwc_sb_ctx_ok(h)) return HWC_ERR_BAD_ARGUMENT;
     hwc_sb_finish(h, digest);
     hwc_wipe_inline(h, sizeof *h);   /* digest_bits = 0: init again to reuse */
     return HWC_OK;

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "cpu.h"
+#include "dispatch/cpu.h"
 #include "internal/ct.h"
 
 #if defined(__x86_64__)
@@ -57,17 +57,16 @@ void hwc_cpu_detect(hwc_cpu *cpu) {
     const X86Microarchitecture ua = GetX86Microarchitecture(&info);
     HWC_MSAN_PUBLIC(&ua, sizeof ua);
     snprintf(cpu->uarch, sizeof cpu->uarch, "%s", GetX86MicroarchitectureName(ua));
-    /* Width policy (issue 3): 512-bit work lowers the clock on Skylake-SP/X,
+    /* Width policy: 512-bit work lowers the clock on Skylake-SP/X,
        Cannon Lake, Ice Lake, Tiger Lake and Rocket Lake; not on AMD Zen 4+
        or Sapphire Rapids and later. */
     cpu->zmm_slows_core = ua == INTEL_SKL || ua == INTEL_CNL || ua == INTEL_ICL ||
                           ua == INTEL_TGL || ua == INTEL_RCL;
     /* None of Cannon/Ice/Tiger/Rocket Lake has AVX512_BF16. A CPU that claims
-       one of those models and has BF16 is a virtual CPU model hiding the real
-       core (seen on this project's VMs: "model 0xA7" with AMX and
-       AVX512-FP16, i.e. a Sapphire Rapids class host; a Zen 4/5 host can
-       appear the same way): trust the features, not the model. (Cooper Lake has BF16 but reports as SKL and
-       keeps the ymm preference.) */
+       one of those models and has BF16 is a virtual CPU model hiding a newer
+       core (a Sapphire Rapids or Zen 4/5 host): trust the features, not the
+       model. (Cooper Lake has BF16 but reports as SKL and keeps the ymm
+       preference.) */
     if (ua != INTEL_SKL && f.avx512_bf16 != 0) cpu->zmm_slows_core = 0;
     snprintf(cpu->brand, sizeof cpu->brand, "%s", info.brand_string);
 }
@@ -81,7 +80,25 @@ void hwc_cpu_detect(hwc_cpu *cpu) {
 #define HWC_HWCAP_ASIMD (1ul << 1)
 #define HWC_HWCAP_AES (1ul << 3)
 #define HWC_HWCAP_PMULL (1ul << 4)
-#define HWC_HWCAP_SHA3 (1ul << 17)
+#define HWC_HWCAP_CPUID (1ul << 11)
+
+/* 4 AES blocks in flight cover latency x issue width on the in-order and
+   single-AES-pipe Arm cores (Cortex-A35/A53/A55; A57/A72/A73: one AES pipe,
+   3-cycle latency); wider cores (Neoverse N1/V1/N2, Cortex-A76 and later,
+   Apple, unknown parts) want 8. MIDR_EL1 is readable at EL0 when Linux sets
+   HWCAP_CPUID (the kernel emulates the MRS); without it: a wide core. */
+static int narrow_aes_core(unsigned long hwcap) {
+    static const unsigned narrow[] = {0xd03, 0xd04, 0xd05, 0xd07, 0xd08, 0xd09};
+    if (!(hwcap & HWC_HWCAP_CPUID)) return 0;
+    uint64_t midr;
+    __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
+    const unsigned implementer = (unsigned)(midr >> 24) & 0xff;
+    const unsigned part = (unsigned)(midr >> 4) & 0xfff;
+    if (implementer != 0x41) return 0;   /* Arm Ltd */
+    for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
+        if (part == narrow[i]) return 1;
+    return 0;
+}
 
 void hwc_cpu_detect(hwc_cpu *cpu) {
     memset(cpu, 0, sizeof *cpu);
@@ -90,7 +107,7 @@ void hwc_cpu_detect(hwc_cpu *cpu) {
     if (hw & HWC_HWCAP_ASIMD) m |= HWC_F_ASIMD;
     if (hw & HWC_HWCAP_AES) m |= HWC_F_ARM_AES;
     if (hw & HWC_HWCAP_PMULL) m |= HWC_F_PMULL;
-    if (hw & HWC_HWCAP_SHA3) m |= HWC_F_SHA3;
+    if (narrow_aes_core(hw)) m |= HWC_T_NARROW_AES;
     cpu->features = m;
     snprintf(cpu->brand, sizeof cpu->brand, "AArch64 (Linux hwcaps 0x%lx)", hw);
     snprintf(cpu->uarch, sizeof cpu->uarch, "aarch64");
@@ -113,7 +130,6 @@ static const struct { uint64_t bit; const char *name; } feature_names[] = {
     {HWC_F_AVX512VL, "avx512vl"}, {HWC_F_AVX512IFMA, "avx512ifma"},
     {HWC_F_AVX512VBMI, "avx512vbmi"}, {HWC_F_GFNI, "gfni"},
     {HWC_F_ASIMD, "asimd"}, {HWC_F_ARM_AES, "aes"}, {HWC_F_PMULL, "pmull"},
-    {HWC_F_SHA3, "sha3"},
 };
 
 void hwc_feature_names(uint64_t mask, char *buf, size_t size) {

@@ -14,7 +14,9 @@ enum {
     HWC_F_AVX512IFMA = 1ull << 15, HWC_F_AVX512VBMI = 1ull << 16, HWC_F_GFNI = 1ull << 17,
     /* AArch64 */
     HWC_F_ASIMD = 1ull << 32, HWC_F_ARM_AES = 1ull << 33, HWC_F_PMULL = 1ull << 34,
-    HWC_F_SHA3 = 1ull << 35,
+    /* Traits: properties of the core (not instructions) that a registry
+       variant may ask for; never printed as features. */
+    HWC_T_NARROW_AES = 1ull << 48,   /* AArch64 core where 4 AES blocks in flight suffice */
 };
 
 typedef struct hwc_cpu {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include "hwcrypt/dispatch.h"
 #include "hwcrypt/status.h"
-#include "../internal/kernel.h"
-#include "state.h"
+#include "internal/kernel.h"
+#include "dispatch/state.h"
 
 enum { REASON_AUTO, REASON_ENV, REASON_SELECT };
 static const char *const reason_names[] = {"automatic", "HWCRYPT_KERNEL", "hwc_kernel_select"};
@@ -21,38 +21,9 @@ static _Atomic int g_reason[HWC_NFAM];
 /* The active kernel table per family, NULL until init: the hot path of every
    call is one acquire load (no pthread_once call once initialised). */
 static const void *_Atomic g_active_impl[HWC_NFAM];
+static const void *g_table[HWC_MAX_KERNELS];   /* impl or its variant, by registry index */
 static char g_features[512];
 static char g_requires[HWC_MAX_KERNELS][160];   /* readable `needs` per kernel */
-
-int hwc_family_index(const char *family) {
-    for (int f = 0; f < HWC_NFAM; f++)
-        if (strcmp(family, hwc_family_names[f]) == 0) return f;
-    return -1;
-}
-
-int hwc_kernel_index(int fam, const char *name) {
-    for (size_t i = 0; i < hwc_registry_len; i++)
-        if (hwc_registry[i].family == fam && strcmp(hwc_registry[i].name, name) == 0) return (int)i;
-    return -1;
-}
-
-int hwc_kernel_reserved(int fam, const char *name) {
-    for (const char *const *n = hwc_reserved_kernels[fam]; *n; n++)
-        if (strcmp(*n, name) == 0) return 1;
-    return 0;
-}
-
-void hwc_usable_names(const hwc_dispatch_state *st, int fam, char *buf, size_t size) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int j = 0; j < st->count[fam]; j++) {
-        int i = st->order[fam][j];
-        if (!st->usable[i]) continue;
-        int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", hwc_registry[i].name);
-        if (w < 0 || (size_t)w >= size - used) break;
-        used += (size_t)w;
-    }
-}
 
 /* Highest-priority usable kernel not excluded; generic if all are excluded. */
 static int automatic_choice(const hwc_dispatch_state *st, int fam) {
@@ -69,7 +40,7 @@ static int automatic_choice(const hwc_dispatch_state *st, int fam) {
 static void set_active(int fam, int idx, int reason) {
     atomic_store(&g_active[fam], idx);
     atomic_store(&g_reason[fam], reason);
-    atomic_store_explicit(&g_active_impl[fam], hwc_registry[idx].impl, memory_order_release);
+    atomic_store_explicit(&g_active_impl[fam], g_table[idx], memory_order_release);
 }
 
 static void build_state(void) {
@@ -80,7 +51,10 @@ static void build_state(void) {
     if (hwc_registry_len > HWC_MAX_KERNELS) abort();   /* a build error, not input */
     for (size_t i = 0; i < hwc_registry_len; i++) {
         const hwc_registry_entry *e = &hwc_registry[i];
+        if (!e->impl) continue;   /* not compiled into this build: in no list */
         st->usable[i] = (st->cpu.features & e->needs) == e->needs;
+        g_table[i] = e->variant && (st->cpu.features & e->variant_needs) == e->variant_needs
+                         ? e->variant : e->impl;
         st->priority[i] = e->priority;
         hwc_feature_names(e->needs, g_requires[i], sizeof g_requires[i]);
         /* Width policy: on cores that downclock for zmm, rank 512-bit kernels
@@ -154,9 +128,8 @@ int hwc_kernel_select(const char *family, const char *kernel) {
         return HWC_OK;
     }
     int idx = hwc_kernel_index(fam, kernel);
-    if (idx < 0)
-        return hwc_kernel_reserved(fam, kernel) ? HWC_ERR_KERNEL_UNAVAILABLE : HWC_ERR_UNKNOWN_KERNEL;
-    if (!st->usable[idx]) return HWC_ERR_KERNEL_UNAVAILABLE;
+    if (idx < 0) return HWC_ERR_UNKNOWN_KERNEL;
+    if (!st->usable[idx]) return HWC_ERR_KERNEL_UNAVAILABLE;   /* or not compiled in */
     set_active(fam, idx, REASON_SELECT);
     return HWC_OK;
 }
@@ -172,7 +145,4 @@ const hwc_aes_impl *hwc_active_aes(void) { return active_impl(HWC_FAM_AES); }
 const hwc_streebog_impl *hwc_active_streebog(void) { return active_impl(HWC_FAM_STREEBOG); }
 const hwc_mpi_impl *hwc_active_mpi(void) { return active_impl(HWC_FAM_MPI); }
 
-const char *const *hwc_families(void) {
-    static const char *const list[HWC_NFAM + 1] = {"aes", "streebog", "mpi", NULL};
-    return list;
-}
+const char *const *hwc_families(void) { return hwc_family_names; }

@@ -4,14 +4,14 @@
 #define HWC_DISPATCH_STATE_H
 
 #include <stdio.h>
-#include "cpu.h"
-#include "registry.h"
+#include "dispatch/cpu.h"
+#include "dispatch/registry.h"
 
 #define HWC_MAX_KERNELS 32
 
 typedef struct hwc_dispatch_state {
     hwc_cpu cpu;
-    unsigned char usable[HWC_MAX_KERNELS];     /* by registry index */
+    unsigned char usable[HWC_MAX_KERNELS];     /* by registry index; 0 if not compiled in */
     unsigned char excluded[HWC_MAX_KERNELS];   /* "-name" in HWCRYPT_KERNEL */
     int priority[HWC_MAX_KERNELS];             /* after the width policy */
     int order[HWC_NFAM][HWC_MAX_KERNELS];      /* registry indexes, best first */
@@ -24,17 +24,6 @@ typedef struct hwc_dispatch_state {
    per bad item to err; returns HWC_OK or the first error. */
 int hwc_env_apply(hwc_dispatch_state *st, const char *spec, FILE *err);
 
-/* Family index by name, or -1. */
-int hwc_family_index(const char *family);
-
-/* Registry index of kernel `name` in family fam, or -1 if not compiled in. */
-int hwc_kernel_index(int fam, const char *name);
-
-/* 1 if API.md reserves `name` for family fam. */
-int hwc_kernel_reserved(int fam, const char *name);
-
-/* Comma-separated usable kernels of fam, best first, into buf. */
-void hwc_usable_names(const hwc_dispatch_state *st, int fam, char *buf, size_t size);
 
 /* For tools/bench/tests: the detected CPU and the built state (after init). */
 const hwc_dispatch_state *hwc_dispatch_state_get(void);

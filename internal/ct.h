@@ -22,6 +22,7 @@
 #define HWC_INTERNAL_CT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__has_feature)
 #if __has_feature(memory_sanitizer)
@@ -61,6 +62,7 @@
 #else
 #define HWC_CT_OPAQUE(x) __asm__("" : "+r"(x))
 #endif
+
 
 #if defined(HWC_CT_MSAN)
 /* 1 if any byte of p[0..n) is poisoned; then unpoisons it (p is a copy). */
@@ -159,5 +161,15 @@ __attribute__((always_inline)) static inline unsigned char hwc_ct_subborrow_u64(
 #define _mm512_ternarylogic_epi64(a, b, c, i) HWC_CT_STRICT3(__m512i, HWC_CT_TERN512Q, a, b, c, i)
 #endif
 #endif
+
+/* The constant-time barrier of the whole project: hides a value (typically a
+   mask) from the optimiser, so mask arithmetic is not turned back into a
+   comparison and a branch (clang 14 recognises ((d | -d) >> 63) - 1 as
+   "d == 0" and branches on it otherwise; caught by tests/ct_modexp.c). Costs
+   no instruction. */
+static inline uint64_t hwc_ct_barrier(uint64_t x) {
+    HWC_CT_OPAQUE(x);
+    return x;
+}
 
 #endif

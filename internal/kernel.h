@@ -20,6 +20,9 @@ typedef struct hwc_aes_impl {
     void (*setkey)(hwc_aes_key *k, const uint8_t *key, size_t key_len);
     void (*ecb_encrypt)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
     void (*ecb_decrypt)(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks);
+    /* setkey and ecb_* are required. Every mode slot below may be NULL:
+       core/ then builds that mode from ecb_* (core/aes_from_ecb.c), so a new
+       kernel can start with setkey + ECB only. */
     /* CBC over whole blocks; iv[] is updated to the last ciphertext block. */
     void (*cbc_encrypt)(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks);
     void (*cbc_decrypt)(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks);
@@ -55,15 +58,76 @@ typedef struct hwc_aes_impl {
 /* ---- streebog: GOST R 34.11-2012 compression ------------------------------ */
 /* Words are little-endian 64-bit rows: word i holds bytes 8i..8i+7 of the
    64-byte block as it appears in the message. */
+#define HWC_SB_MAX_LANES 4
+/* One lane of a lane step: h = g_N(h_in, m) (RFC 6986 section 8) with
+   N = n; when sigma is not NULL, then also N += 512 and Sigma += m (mod
+   2^512): stage 2 of section 8.2 for one block, repeated for each of the
+   step's nblocks consecutive 64-byte blocks from m. m is in message order.
+   h_in may equal h; h overlaps nothing else of any lane. */
+typedef struct hwc_sb_lane {
+    uint64_t *h;
+    const uint64_t *h_in;
+    uint64_t *n;
+    uint64_t *sigma;
+    const uint8_t *m;
+} hwc_sb_lane;
+
 typedef struct hwc_streebog_impl {
     /* h = g_N(h, m) (RFC 6986 section 8). */
     void (*g)(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]);
     /* For each 64-byte block m of data: h = g_N(h, m); N += 512; Sigma += m
        (mod 2^512, branch-free). Stage 2 of RFC 6986 section 8.2. */
     void (*blocks)(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], const uint8_t *data, size_t nblocks);
+    /* Lane step of width L: advances lane[0..L-1], independent of each
+       other, with their compressions interleaved, by nblocks >= 1 blocks
+       each (nblocks > 1 only when every lane has sigma set). g_lanes[L] for
+       L = 1..HWC_SB_MAX_LANES, NULL where the kernel has no step of that
+       width (core/ then uses narrower steps, or g). The kernel knows nothing
+       of messages, padding or finalisation: core/ schedules the lanes. */
+    void (*g_lanes[HWC_SB_MAX_LANES + 1])(const hwc_sb_lane *lane, size_t nblocks);
 } hwc_streebog_impl;
 
 /* ---- mpi ------------------------------------------------------------------- */
+struct hwc_mpi_impl;
+
+#define HWC_MPI_MAX_LANES 8
+
+/* Odd moduli (one, or one per lane of a lane-sliced kernel) in a kernel's
+   own Montgomery representation (its "domain", e.g. radix 2^52 digits):
+   core/mpi.c runs the exponentiation ladder, the kernel supplies the
+   arithmetic. A domain value holds `lanes` numbers in `words` 64-bit words;
+   R = 2^rbits must exceed 4m for every lane's m. core/ fills the first
+   block, the kernel's domain() the second. */
+typedef struct hwc_mpi_mont hwc_mpi_mont;
+struct hwc_mpi_mont {
+    size_t lanes;                          /* 1, or the kernel's lane count */
+    size_t n;                              /* limbs of every modulus */
+    const hwc_limb *m[HWC_MPI_MAX_LANES];  /* the moduli, radix 2^64 */
+    hwc_limb minv[HWC_MPI_MAX_LANES];      /* -m^-1 mod 2^64, per lane */
+    const uint64_t *md;                    /* the moduli in the domain (via to) */
+    hwc_limb *scratch;                     /* 2n+2 limbs, or scratch_words if more */
+    const struct hwc_mpi_impl *impl;
+
+    size_t words, rbits;
+    size_t scratch_words;                  /* scratch mul/sqr need (0: 2n+2) */
+    size_t aux;                            /* the kernel's own parameter */
+    /* lane `lane` of d = x (n limbs, x < 2^(64n)); not a Montgomery
+       conversion. */
+    void (*to)(uint64_t *d, const hwc_limb *x, size_t lane, const hwc_mpi_mont *c);
+    /* x (n limbs) = lane `lane` of d, for values below 2^(64n). */
+    void (*from)(hwc_limb *x, const uint64_t *d, size_t lane, const hwc_mpi_mont *c);
+    /* r = a*b/R mod m in every lane, "almost": inputs < 2m give an output
+       < 2m, and any input times to(1) gives an output <= m. r may alias a
+       or b. */
+    void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c);
+    void (*sqr)(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c);
+    /* lane l of out = lane l of table[idx[l]] (entries of `words` words),
+       reading every entry with masks, constant time in idx. NULL (lanes 1
+       only): core/'s portable masked read. */
+    void (*select)(uint64_t *out, const uint64_t *table, size_t entries, const size_t *idx,
+                   const hwc_mpi_mont *c);
+};
+
 typedef struct hwc_mpi_impl {
     /* d[0..n) += s[0..n) * b, returns carry limb; n >= 1 */
     hwc_limb (*muladd)(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
@@ -72,12 +136,14 @@ typedef struct hwc_mpi_impl {
        r may alias a or b. NULL: core/ builds it from muladd. */
     void (*montmul)(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
                     size_t n, hwc_limb minv, hwc_limb *scratch);
-    /* Whole exponentiation for kernels with their own number representation
-       (e.g. radix 2^52). Arguments already checked. Returns 0 when done, or
-       nonzero when this size is not covered (core/ then uses montmul).
-       NULL: not provided. */
-    int (*modexp)(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, size_t exp_n,
-                  const hwc_limb *mod, size_t n);
+    /* For kernels with their own number representation: fill the second
+       block of *c for c->lanes moduli of c->n limbs (first block set, md
+       and scratch not yet). Returns 0, or nonzero when this size or lane
+       count is not covered (core/ then works in radix 2^64 with montmul,
+       lane after lane). NULL: none. */
+    int (*domain)(hwc_mpi_mont *c);
+    /* The lane count domain() takes besides 1 (0: single numbers only). */
+    size_t lanes;
 } hwc_mpi_impl;
 
 /* ---- what dispatch/ gives core/ ------------------------------------------- */
@@ -85,7 +151,9 @@ const hwc_aes_impl *hwc_active_aes(void);
 const hwc_streebog_impl *hwc_active_streebog(void);
 const hwc_mpi_impl *hwc_active_mpi(void);
 
-/* Kernel tables defined under impl/ (only those compiled in exist). */
+/* The kernel tables are declared by their rows in dispatch/registry.c; only
+   the portable ones, which every build has, are named here for core/ and the
+   tests. */
 extern const hwc_aes_impl hwc_aes_generic;
 extern const hwc_streebog_impl hwc_streebog_generic;
 extern const hwc_mpi_impl hwc_mpi_generic;

@@ -99,8 +99,8 @@ const uint64_t hwc_streebog_C[12][8] = {
 
 _Alignas(64) uint64_t hwc_streebog_lps_table[8][256];
 
-/* l of RFC 6986 section 7: row A[j] is added for bit 63-j of b. */
-static uint64_t streebog_l(uint64_t b) {
+/* l of RFC 6986 section 6.3: row A[j] is added for bit 63-j of b. */
+uint64_t hwc_streebog_l(uint64_t b) {
     uint64_t r = 0;
     for (int j = 0; j < 64; j++) r ^= hwc_streebog_A[j] & (0 - ((b >> (63 - j)) & 1));
     return r;
@@ -111,7 +111,7 @@ static uint64_t streebog_l(uint64_t b) {
 static void build_lps_table(void) {
     for (int r = 0; r < 8; r++)
         for (int x = 0; x < 256; x++)
-            hwc_streebog_lps_table[r][x] = streebog_l((uint64_t)hwc_streebog_pi[x] << (8 * r));
+            hwc_streebog_lps_table[r][x] = hwc_streebog_l((uint64_t)hwc_streebog_pi[x] << (8 * r));
 }
 
 static pthread_once_t g_tables_once = PTHREAD_ONCE_INIT;

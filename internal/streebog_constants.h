@@ -35,33 +35,33 @@ extern const uint64_t hwc_streebog_A[64];
 extern const uint64_t hwc_streebog_C[12][8];
 extern uint64_t hwc_streebog_lps_table[8][256];   /* 16 KiB, 64-byte aligned */
 
+/* l of RFC 6986 section 6.3 on one 64-bit word (branch-free). */
+uint64_t hwc_streebog_l(uint64_t b);
+
 /* Builds hwc_streebog_lps_table once. Idempotent and thread-safe (first call
    runs the build under pthread_once; later calls are one acquire load), no
    constructor involved. Every kernel calls it before reading the fused table;
    the constant tables above need no init. */
 void hwc_streebog_tables_init(void);
 
-/* a += b mod 2^512 (words as above), a carry chain without a data-dependent
-   branch. Shared by the kernels' blocks() and by core/. */
+/* a += b mod 2^512 (words as above): one add-with-carry chain, no
+   data-dependent branch. Shared by the kernels' blocks() and by core/. */
 static inline void hwc_streebog_add512(uint64_t a[8], const uint64_t b[8]) {
-    uint64_t carry = 0;
+    unsigned __int128 c = 0;
     for (int i = 0; i < 8; i++) {
-        uint64_t s = a[i] + b[i];
-        uint64_t c1 = s < b[i];
-        uint64_t t = s + carry;
-        uint64_t c2 = t < carry;
-        a[i] = t;
-        carry = c1 | c2;
+        c += (unsigned __int128)a[i] + b[i];
+        a[i] = (uint64_t)c;
+        c >>= 64;
     }
 }
 
 /* a += v mod 2^512 for a small v (bit counts), branch-free. */
 static inline void hwc_streebog_add512_word(uint64_t a[8], uint64_t v) {
-    uint64_t carry = v;
+    unsigned __int128 c = v;
     for (int i = 0; i < 8; i++) {
-        uint64_t t = a[i] + carry;
-        carry = t < carry;
-        a[i] = t;
+        c += a[i];
+        a[i] = (uint64_t)c;
+        c >>= 64;
     }
 }
 

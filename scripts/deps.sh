@@ -7,8 +7,9 @@ set -euo pipefail
 want=(build-essential cmake ninja-build pkg-config libcpu-features-dev libcriterion-dev
       libssl-dev libmbedtls-dev nettle-dev libgcrypt20-dev libgmp-dev)
 if [ "${1:-build}" = test ]; then
-  want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap
-         clang-19 libclang-rt-19-dev libfuzzer-19-dev)
+  want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap python3 coreutils
+         clang-19 libclang-rt-19-dev libfuzzer-19-dev
+         libengine-gost-openssl)   # gostprov: the provider tests cross-check Streebog with it
 fi
 missing=()
 for p in "${want[@]}"; do

@@ -30,8 +30,9 @@ uint64_t hwc_rng_next(hwc_rng *r);                      /* splitmix64 */
 void hwc_rng_fill(hwc_rng *r, void *buf, size_t len);
 size_t hwc_rng_below(hwc_rng *r, size_t bound);         /* 0..bound-1, bound >= 1 */
 
-/* 1 when the suite should use lighter loops: HWC_TEST_QUICK is set, or the
-   test runs under qemu (QEMU_SHIM_EMULATOR is set by the qemu runs). */
+/* 1 when the suite should use lighter loops: HWC_TEST_QUICK is set and not
+   "0". The only rule: every run under qemu sets it (scripts/test-all.sh,
+   cmake/aarch64-linux-gnu.cmake). */
 int hwc_test_quick(void);
 
 /* ---- bytes ------------------------------------------------------------------- */

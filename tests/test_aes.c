@@ -2,11 +2,14 @@
  * known answers typed from the standards, every usable kernel against the
  * generic kernel (and OpenSSL where installed) on pseudo-random inputs,
  * chained calls, in place, misaligned guarded buffers, CTR counter wrap, and
- * every error path with outputs left untouched. */
+ * every error path with outputs left untouched. Built a second time as
+ * test_aes_fallback: the same checks on ECB-only kernel tables
+ * (aes_suite_keys.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "aes_suite_keys.h"
 #ifdef HWC_TEST_HAVE_OPENSSL
 #include <openssl/evp.h>
 #endif
@@ -17,7 +20,7 @@
 /* ---- helpers ----------------------------------------------------------------- */
 
 static void setkey_ok(hwc_aes_key *k, const uint8_t *key, size_t len) {
-    cr_assert_eq(hwc_aes_setkey(k, key, len), HWC_OK, "setkey %zu", len);
+    cr_assert_eq(SUITE_SETKEY(k, key, len), HWC_OK, "setkey %zu", len);
 }
 
 /* kk bound to `kernel` (the selected one), kg bound to generic. */
@@ -31,7 +34,7 @@ static void setkey_pair(const char *kernel, const uint8_t *key, size_t len, hwc_
 
 static void xts_setkey_pair(const char *kernel, const uint8_t *key, size_t len, hwc_aes_xts_key *kk,
                             hwc_aes_xts_key *kg) {
-    cr_assert_eq(hwc_aes_xts_setkey(kk, key, len), HWC_OK);
+    cr_assert_eq(SUITE_XTS_SETKEY(kk, key, len), HWC_OK);
     cr_assert_eq(hwc_kernel_select("aes", "generic"), HWC_OK);
     cr_assert_eq(hwc_aes_xts_setkey(kg, key, len), HWC_OK);
     cr_assert_eq(hwc_kernel_select("aes", kernel), HWC_OK);
@@ -239,11 +242,11 @@ static void kat_check(const char *kernel, void *arg) {
         if (memcmp(key, key + kl / 2, kl / 2) == 0) {
             /* Vector 1 has Key1 == Key2, which xts_setkey refuses (see the
                error test); build the key from its halves to run it. */
-            cr_assert_eq(hwc_aes_xts_setkey(&xk, key, kl), HWC_ERR_BAD_ARGUMENT);
+            cr_assert_eq(SUITE_XTS_SETKEY(&xk, key, kl), HWC_ERR_BAD_ARGUMENT);
             setkey_ok(&xk.data, key, kl / 2);
             setkey_ok(&xk.tweak, key + kl / 2, kl / 2);
         } else {
-            cr_assert_eq(hwc_aes_xts_setkey(&xk, key, kl), HWC_OK, "%s", ieee1619[t].name);
+            cr_assert_eq(SUITE_XTS_SETKEY(&xk, key, kl), HWC_OK, "%s", ieee1619[t].name);
         }
         cr_assert_eq(hwc_aes_xts_encrypt(&xk, tw, out, pt, len), HWC_OK);
         cr_assert_arr_eq(out, exp, len, "[%s] IEEE 1619 %s encrypt: %s", kernel, ieee1619[t].name,
@@ -427,7 +430,7 @@ static void chain_check(const char *kernel, void *arg) {
     hwc_aes_xts_key xk;
     hwc_rng_fill(&r, key, sizeof key);
     setkey_ok(&k, key, 32);
-    cr_assert_eq(hwc_aes_xts_setkey(&xk, key, 64), HWC_OK);
+    cr_assert_eq(SUITE_XTS_SETKEY(&xk, key, 64), HWC_OK);
     for (size_t mis = 1; mis < 16; mis++) {
         size_t len = 16 * (1 + hwc_rng_below(&r, 40)) + (mis & 1 ? mis : 0);
         size_t len16 = len & ~(size_t)15;
@@ -576,7 +579,7 @@ static void openssl_check(const char *kernel, void *arg) {
                              SEED);
             if (kl != 24) {   /* XTS-AES-128 and XTS-AES-256 */
                 hwc_aes_xts_key xk;
-                cr_assert_eq(hwc_aes_xts_setkey(&xk, key, 2 * kl), HWC_OK);
+                cr_assert_eq(SUITE_XTS_SETKEY(&xk, key, 2 * kl), HWC_OK);
                 cr_assert_eq(hwc_aes_xts_encrypt(&xk, iv, a, in, len), HWC_OK);
                 ossl_crypt(ossl_cipher("XTS", kl), 1, key, iv, b, in, len);
                 cr_assert_arr_eq(a, b, len, "[%s] XTS-%zu vs OpenSSL len %zu " SEED_FMT, kernel, kl * 8, len,
@@ -616,7 +619,7 @@ static void errors_check(const char *kernel, void *arg) {
     setkey_ok(&k, key, 16);
     memset(&unset, 0, sizeof unset);
     memset(&xunset, 0, sizeof xunset);
-    cr_assert_eq(hwc_aes_xts_setkey(&xk, key, 32), HWC_OK);
+    cr_assert_eq(SUITE_XTS_SETKEY(&xk, key, 32), HWC_OK);
 
     /* setkey */
     static const size_t bad_kl[] = {0, 1, 15, 17, 23, 25, 31, 33, 64};
@@ -626,6 +629,7 @@ static void errors_check(const char *kernel, void *arg) {
     for (size_t i = 0; i < sizeof bad_kl / sizeof bad_kl[0]; i++)
         cr_assert_eq(hwc_aes_setkey(&kw, key, bad_kl[i]), HWC_ERR_KEY_LENGTH, "[%s] key_len %zu", kernel,
                      bad_kl[i]);
+    cr_assert_eq(hwc_aes_setkey(&kw, NULL, 0), HWC_ERR_KEY_LENGTH, "NULL key of length 0");
     cr_assert(untouched(&kw, sizeof kw), "[%s] setkey wrote on error", kernel);
 
     /* ECB */
@@ -684,6 +688,7 @@ static void errors_check(const char *kernel, void *arg) {
     for (size_t i = 0; i < sizeof bad_xkl / sizeof bad_xkl[0]; i++)
         cr_assert_eq(hwc_aes_xts_setkey(&xw, key, bad_xkl[i]), HWC_ERR_KEY_LENGTH, "xts key_len %zu",
                      bad_xkl[i]);
+    cr_assert_eq(hwc_aes_xts_setkey(&xw, NULL, 0), HWC_ERR_KEY_LENGTH, "NULL key of length 0");
     memcpy(same, key, 32);
     memcpy(same + 32, key, 32);
     cr_assert_eq(hwc_aes_xts_setkey(&xw, same, 64), HWC_ERR_BAD_ARGUMENT, "equal halves (256)");
@@ -706,6 +711,10 @@ static void errors_check(const char *kernel, void *arg) {
         cr_assert_eq(f(&xk, tw, out, NULL, 32), HWC_ERR_NULL_POINTER);
         cr_assert_eq(f(&xk, tw, out, in, 0), HWC_ERR_DATA_LENGTH);
         cr_assert_eq(f(&xk, tw, out, in, 15), HWC_ERR_DATA_LENGTH);
+        /* NULL is allowed with length 0: the length is what is wrong */
+        cr_assert_eq(f(&xk, tw, NULL, NULL, 0), HWC_ERR_DATA_LENGTH, "[%s] XTS %d NULL, len 0", kernel, dec);
+        cr_assert_eq(f(&xk, tw, out, NULL, 0), HWC_ERR_DATA_LENGTH);
+        cr_assert_eq(f(&xk, tw, NULL, in, 0), HWC_ERR_DATA_LENGTH);
         cr_assert_eq(f(&xunset, tw, out, in, 32), HWC_ERR_BAD_ARGUMENT);
         cr_assert(untouched(out, sizeof out), "[%s] XTS %d wrote on error", kernel, dec);
         memset(hout, FILL, 64);
@@ -721,7 +730,8 @@ static void errors_check(const char *kernel, void *arg) {
     free(hin);
     free(hout);
 
-    /* wipe: the key is gone and can no longer be used */
+    /* wipe: the key is gone and can no longer be used; NULL is nothing to wipe */
+    hwc_aes_key_wipe(NULL);
     hwc_aes_key_wipe(&k);
     for (size_t i = 0; i < sizeof k.sched; i++) cr_assert_eq(k.sched[i], 0);
     cr_assert_eq(k.rounds, 0);

@@ -8,7 +8,6 @@
 #include "common.h"
 #include <criterion/redirect.h>
 
-static const char *const families[] = {"aes", "streebog", "mpi"};
 
 /* Everything printed to stderr so far. */
 static char *captured_stderr(void) {
@@ -43,9 +42,9 @@ static void start(const char *value) {
 Test(env, unset_is_automatic, .init = cr_redirect_stderr) {
     start(NULL);
     cr_assert_eq(hwc_init(), HWC_OK);
-    for (int f = 0; f < 3; f++) {
-        cr_assert_str_eq(hwc_kernel_active(families[f]), best_usable(families[f], NULL));
-        cr_assert_str_eq(hwc_kernel_reason(families[f]), "automatic");
+    for (int f = 0; hwc_families()[f]; f++) {
+        cr_assert_str_eq(hwc_kernel_active(hwc_families()[f]), best_usable(hwc_families()[f], NULL));
+        cr_assert_str_eq(hwc_kernel_reason(hwc_families()[f]), "automatic");
     }
     cr_assert_str_eq(captured_stderr(), "");
 }
@@ -60,9 +59,9 @@ Test(env, empty_items_are_ignored, .init = cr_redirect_stderr) {
 Test(env, generic_everywhere, .init = cr_redirect_stderr) {
     start("generic");
     cr_assert_eq(hwc_init(), HWC_OK);
-    for (int f = 0; f < 3; f++) {
-        cr_assert_str_eq(hwc_kernel_active(families[f]), "generic");
-        cr_assert_str_eq(hwc_kernel_reason(families[f]), "HWCRYPT_KERNEL");
+    for (int f = 0; hwc_families()[f]; f++) {
+        cr_assert_str_eq(hwc_kernel_active(hwc_families()[f]), "generic");
+        cr_assert_str_eq(hwc_kernel_reason(hwc_families()[f]), "HWCRYPT_KERNEL");
     }
     cr_assert_str_eq(captured_stderr(), "");
     /* select(NULL) goes back to automatic */
@@ -84,13 +83,13 @@ Test(env, family_pair, .init = cr_redirect_stderr) {
 Test(env, exclusion, .init = cr_redirect_stderr) {
     start("-avx512");
     cr_assert_eq(hwc_init(), HWC_OK);
-    for (int f = 0; f < 3; f++) {
-        cr_assert_str_eq(hwc_kernel_active(families[f]), best_usable(families[f], "avx512"));
-        cr_assert_eq(hwc_kernel_select(families[f], NULL), HWC_OK);
-        cr_assert_str_neq(hwc_kernel_active(families[f]), "avx512");
-        if (best_usable(families[f], NULL) && !strcmp(best_usable(families[f], NULL), "avx512")) {
-            cr_assert_eq(hwc_kernel_select(families[f], "avx512"), HWC_OK);
-            cr_assert_str_eq(hwc_kernel_active(families[f]), "avx512");
+    for (int f = 0; hwc_families()[f]; f++) {
+        cr_assert_str_eq(hwc_kernel_active(hwc_families()[f]), best_usable(hwc_families()[f], "avx512"));
+        cr_assert_eq(hwc_kernel_select(hwc_families()[f], NULL), HWC_OK);
+        cr_assert_str_neq(hwc_kernel_active(hwc_families()[f]), "avx512");
+        if (best_usable(hwc_families()[f], NULL) && !strcmp(best_usable(hwc_families()[f], NULL), "avx512")) {
+            cr_assert_eq(hwc_kernel_select(hwc_families()[f], "avx512"), HWC_OK);
+            cr_assert_str_eq(hwc_kernel_active(hwc_families()[f]), "avx512");
         }
     }
     cr_assert_str_eq(captured_stderr(), "");
@@ -100,7 +99,7 @@ Test(env, exclude_all_but_generic, .init = cr_redirect_stderr) {
     /* includes names not compiled into this build: not an error */
     start("-avx512,-vaes-avx2,-aesni,-neon,-adx,-armv8-asm,-arm64-ilps");
     cr_assert_eq(hwc_init(), HWC_OK);
-    for (int f = 0; f < 3; f++) cr_assert_str_eq(hwc_kernel_active(families[f]), "generic");
+    for (int f = 0; hwc_families()[f]; f++) cr_assert_str_eq(hwc_kernel_active(hwc_families()[f]), "generic");
     cr_assert_str_eq(captured_stderr(), "");
 }
 
@@ -124,6 +123,39 @@ Test(env, unknown_name, .init = cr_redirect_stderr) {
     const char *err = captured_stderr();
     cr_assert_eq(count_lines(err), 1, "stderr: %s", err);
     cr_assert(strstr(err, "nosuch"), "stderr: %s", err);
+    /* the line names the kernels that exist in this build */
+    cr_assert(strstr(err, "choices: ") && strstr(err, "generic"), "stderr: %s", err);
+    for (int f = 0; hwc_families()[f]; f++) {
+        hwc_kernel_info info[32];
+        size_t n = hwc_kernels(hwc_families()[f], info, 32);
+        for (size_t i = 0; i < n && i < 32; i++)
+            cr_assert(strstr(err, info[i].name), "'%s' missing from: %s", info[i].name, err);
+    }
+}
+
+/* A value of any length is read item by item: valid items far beyond the
+   first 511 bytes still apply, and an overlong bad item is one line. */
+Test(env, long_value, .init = cr_redirect_stderr) {
+    static char value[4096];
+    size_t used = 0;
+    for (int i = 0; i < 300; i++) used += (size_t)snprintf(value + used, sizeof value - used, " ,");
+    memset(value + used, 'x', 1500);
+    used += 1500;
+    snprintf(value + used, sizeof value - used, ", aes=generic ,mpi=generic");
+    start(value);
+    cr_assert_eq(hwc_init(), HWC_ERR_UNKNOWN_KERNEL);
+    cr_assert_str_eq(hwc_kernel_active("aes"), "generic");
+    cr_assert_str_eq(hwc_kernel_active("mpi"), "generic");
+    cr_assert_str_eq(hwc_kernel_reason("aes"), "HWCRYPT_KERNEL");
+    cr_assert_eq(count_lines(captured_stderr()), 1);
+}
+
+/* A name the API gives a family but that no build has yet. */
+Test(env, named_but_not_built, .init = cr_redirect_stderr) {
+    start("streebog=neon");
+    cr_assert_eq(hwc_init(), HWC_ERR_KERNEL_UNAVAILABLE);
+    cr_assert(strstr(captured_stderr(), "not compiled"));
+    cr_assert_eq(hwc_kernel_select("streebog", "neon"), HWC_ERR_KERNEL_UNAVAILABLE);
 }
 
 Test(env, unknown_exclusion, .init = cr_redirect_stderr) {
@@ -193,13 +225,13 @@ Test(env, unusable_kernel, .init = cr_redirect_stderr) {
     int rc = hwc_init();
     hwc_kernel_info info[32];
     int expect_error = 0;
-    for (int f = 0; f < 3; f++) {
-        size_t n = hwc_kernels(families[f], info, 32);
+    for (int f = 0; hwc_families()[f]; f++) {
+        size_t n = hwc_kernels(hwc_families()[f], info, 32);
         for (size_t i = 0; i < n; i++) {
             if (strcmp(info[i].name, a) && strcmp(info[i].name, b)) continue;
             if (!info[i].usable) {
                 expect_error = 1;
-                cr_assert_str_neq(hwc_kernel_active(families[f]), info[i].name);
+                cr_assert_str_neq(hwc_kernel_active(hwc_families()[f]), info[i].name);
             }
         }
     }

@@ -550,7 +550,7 @@ Test(mpi, portable_path) {
     uint64_t seed = hwc_test_seed() ^ 0x32;
     check_mont("half32", hwc_mpi_generic_muladd_half32, seed);
     check_mont("active", hwc_active_mpi()->muladd, seed);
-    hwc_mpi_impl half = {hwc_mpi_generic_muladd_half32, NULL, NULL};
+    hwc_mpi_impl half = {.muladd = hwc_mpi_generic_muladd_half32};
     hwc_rng g;
     hwc_rng_init(&g, seed);
     const size_t sizes[] = {1, 2, 3, 8, 16, 31, 32, 33};
@@ -690,3 +690,29 @@ Test(mpi, modexp_errors) {
     cr_assert(memcmp(r, want, 16) == 0);
 #undef EXP_ERR
 }
+
+/* exp_n past HWC_MPI_MAX_EXP_LIMBS is refused before exp is read, on every
+   kernel (64 * exp_n used to wrap: 2^58 limbs crashed, 2^58 + 1 silently
+   used 64 bits); the longest allowed exponent still gives the right value. */
+static void kern_exp_bound(const char *kernel, void *arg) {
+    (void)arg;
+    static const size_t bad[] = {HWC_MPI_MAX_EXP_LIMBS + 1, (size_t)1 << 58, ((size_t)1 << 58) + 1,
+                                 SIZE_MAX / 64 + 1, SIZE_MAX};
+    hwc_limb m[2] = {0xF1, 7}, base[2] = {2, 0}, r[2], e[HWC_MPI_MAX_EXP_LIMBS], want[2];
+    uint64_t seed = hwc_test_seed();
+    hwc_rng g;
+    hwc_rng_init(&g, seed);
+    hwc_rng_fill(&g, e, sizeof e);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(r, 0xA5, sizeof r);
+        cr_assert_eq(hwc_mpi_modexp(r, base, e, bad[i], m, 2), HWC_ERR_BAD_ARGUMENT,
+                     "%s: exp_n = %zu accepted", kernel, bad[i]);
+        cr_assert(untouched(r, 2), "%s: exp_n = %zu wrote r", kernel, bad[i]);
+    }
+    cr_assert_eq(hwc_mpi_modexp(r, base, e, HWC_MPI_MAX_EXP_LIMBS, m, 2), HWC_OK);
+    ref_modexp(want, base, e, HWC_MPI_MAX_EXP_LIMBS, m, 2);
+    cr_assert(memcmp(r, want, sizeof r) == 0, "%s: longest exponent wrong (seed 0x%llx)", kernel,
+              (unsigned long long)seed);
+}
+
+Test(mpi, modexp_exp_n_bound) { hwc_test_each_kernel("mpi", kern_exp_bound, NULL); }

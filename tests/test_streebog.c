@@ -108,7 +108,7 @@ static const hash_kat hash_kats[] = {
      "508f7e553c06501d749a66fc28c6cac0b005746d97537fa85d9e40904efed29d"},
 };
 
-/* shared/API.md: M1 digests in the API (libgcrypt) byte order. */
+/* docs/API.md: M1 digests in the API (libgcrypt) byte order. */
 static const char *const api_m1_512 =
     "1b54d01a4af5b9d5cc3d86d68d285462b19abc2475222f35c085122be4ba1ffa"
     "00ad30f8767b3a82384c6574f024c311e2a481332b08ef7f41797891c1646f48";

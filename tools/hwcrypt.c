@@ -9,11 +9,14 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: hwcrypt <command> [options]\n"
             "  info [--json]                         CPU features, kernels, active choices\n"
-            "  hash streebog256|streebog512 [FILE...] digests like sha256sum ('-' = stdin)\n"
-            "  hash streebog256|streebog512 --check FILE   verify a checksum list\n"
+            "  hash streebog256|streebog512 [OPTION]... [FILE]...   digests, as sha256sum\n"
+            "       (-c/--check, --tag, -z, --quiet, --status, --strict, --warn,\n"
+            "        --ignore-missing: see 'hwcrypt hash --help')\n"
             "  selftest                              known-answer tests on every usable kernel\n"
             "  bench [--quick|--full] [--json] [--family F]   throughput and cycles/byte\n"
-            "  version                               library version\n"
+            "  bench ... --rounds N (1-31) --batch-ms MS\n"
+            "  version, --version                    library version\n"
+            "  help, --help                          this text\n"
             "Environment: HWCRYPT_KERNEL=family=kernel,kernel,-kernel (see README).\n");
 }
 

@@ -6,8 +6,6 @@
 #include "dispatch/state.h"
 #include "cli.h"
 
-static const char *const families[] = {"aes", "streebog", "mpi"};
-
 /* Features a kernel needs that this CPU/OS lacks, as names. */
 static void missing_features(const hwc_dispatch_state *st, const char *family, const char *name,
                              char *buf, size_t size) {
@@ -19,12 +17,46 @@ static void missing_features(const hwc_dispatch_state *st, const char *family, c
     }
 }
 
-static void json_str(const char *s) {
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no
+   surrogates, nothing above U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *s) {
+    size_t n;
+    unsigned lo = 0x80, hi = 0xbf;
+    if (s[0] < 0x80) return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+        if (s[0] == 0xe0) lo = 0xa0;
+        if (s[0] == 0xed) hi = 0x9f;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+        if (s[0] == 0xf0) lo = 0x90;
+        if (s[0] == 0xf4) hi = 0x8f;
+    } else return 0;
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf) return 0;
+    return n;
+}
+
+/* A JSON string (RFC 8259) of any bytes: valid UTF-8 is kept, control
+   characters are \u escapes, each byte of an invalid sequence is U+FFFD. */
+static void json_str(const char *str) {
+    const unsigned char *s = (const unsigned char *)(str ? str : "");
     putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') putchar('\\');
-        if ((unsigned char)*s < 0x20) printf("\\u%04x", *s);
-        else putchar(*s);
+    while (*s) {
+        size_t n = utf8_len(s);
+        if (n == 0) {
+            fputs("\\ufffd", stdout);
+            s++;
+        } else if (*s == '"' || *s == '\\') {
+            printf("\\%c", *s++);
+        } else if (*s < 0x20 || *s == 0x7f) {
+            printf("\\u%04x", *s++);
+        } else {
+            fwrite(s, 1, n, stdout);
+            s += n;
+        }
     }
     putchar('"');
 }
@@ -66,24 +98,24 @@ int hwc_cmd_info(int argc, char **argv) {
         printf("HWCRYPT_KERNEL: %s\n", env ? env : "(unset)");
         if (init) printf("HWCRYPT_KERNEL error: %s (see the lines above on stderr)\n", hwc_strerror(init));
     }
-    for (size_t f = 0; f < 3; f++) {
+    for (size_t f = 0; hwc_families()[f]; f++) {
         hwc_kernel_info k[32];
-        size_t n = hwc_kernels(families[f], k, 32);
-        const char *active = hwc_kernel_active(families[f]);
-        const char *reason = hwc_kernel_reason(families[f]);
+        size_t n = hwc_kernels(hwc_families()[f], k, 32);
+        const char *active = hwc_kernel_active(hwc_families()[f]);
+        const char *reason = hwc_kernel_reason(hwc_families()[f]);
         if (json) {
-            printf("%s\"%s\":{\"active\":", f ? "," : "", families[f]);
+            printf("%s\"%s\":{\"active\":", f ? "," : "", hwc_families()[f]);
             json_str(active);
             printf(",\"reason\":");
             json_str(reason);
             printf(",\"kernels\":[");
         } else {
-            printf("\n%s: active %s (%s)\n", families[f], active, reason);
+            printf("\n%s: active %s (%s)\n", hwc_families()[f], active, reason);
             printf("  %-12s %8s  %-8s %s\n", "kernel", "priority", "usable", "requires / missing");
         }
         for (size_t i = 0; i < n && i < 32; i++) {
             char miss[256];
-            missing_features(st, families[f], k[i].name, miss, sizeof miss);
+            missing_features(st, hwc_families()[f], k[i].name, miss, sizeof miss);
             int is_active = !strcmp(k[i].name, active);
             if (json) {
                 printf("%s{\"name\":", i ? "," : "");
@@ -107,5 +139,9 @@ int hwc_cmd_info(int argc, char **argv) {
         if (json) printf("]}");
     }
     if (json) printf("}}\n");
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "hwcrypt: write error\n");
+        return 1;
+    }
     return 0;
 }

@@ -1,23 +1,24 @@
 /* AES (FIPS-197) with the ARMv8 Crypto Extensions: bulk loops for ECB, CBC,
- * CTR (SP 800-38A), XTS (IEEE 1619-2018) and the CMAC CBC-MAC chain
- * (SP 800-38B). core/aes.c and core/cmac.c do checks, stealing and padding.
+ * CTR (SP 800-38A), XTS (IEEE 1619-2018), the CMAC CBC-MAC chain
+ * (SP 800-38B) and GCM (SP 800-38D: GCTR with PMULL/PMULL2 GHASH). core/aes.c,
+ * core/cmac.c and core/gcm.c do checks, stealing, padding and tags.
  *
  * Built with -march=armv8-a+crypto on this file only; dispatch runs it only
  * where HWCAP reports asimd, aes and pmull. No EOR3 (SHA3 extension) is used,
  * so the cortex-a53 class needs nothing more.
  *
- * Constant time: AESE/AESD/AESMC/AESIMC have data-independent timing; there
+ * Constant time: AESE/AESD/AESMC/AESIMC and PMULL have data-independent timing; there
  * is no table and no branch or address that depends on key or data. Loops and
  * branches depend only on the block count, the key size and the CPU model.
  *
  * Each AESE/AESMC (AESD/AESIMC) pair is one asm statement on one register, so
  * the two instructions stay adjacent and cores that fuse them do. Parallel
- * modes interleave 8 or 4 independent blocks; the width is chosen at setkey
- * from the CPU model (MIDR_EL1, see neon_width()) and stored in the schedule. */
+ * modes interleave 8 or 4 independent blocks: two tables, hwc_aes_neon and
+ * hwc_aes_neon_narrow, differ only in the width their setkey stores in the
+ * schedule; dispatch/ picks one per CPU model (dispatch/cpu.c). */
 #include <arm_neon.h>
-#include <stdatomic.h>
 #include <string.h>
-#include <sys/auxv.h>
+#include "internal/bytes.h"
 #include "internal/wipe.h"
 #include "internal/kernel.h"
 
@@ -59,33 +60,6 @@
 /* b = IMC(ISR(ISB(b ^ k))) */
 #define AESD_IMC(b, k) __asm__("aesd %0.16b, %1.16b\n\taesimc %0.16b, %0.16b" : "+w"(b) : "w"(k))
 
-/* ---- interleave width -------------------------------------------------------- */
-/* 4 blocks in flight cover AES latency x issue width on the small/older cores
-   (Cortex-A35/A53/A55 in order; A57/A72/A73 one AES pipe, 3-cycle latency);
-   wider cores (Neoverse N1/V1/N2, Cortex-A76 and later, Apple, unknown future
-   parts) get 8. MIDR_EL1 is readable at EL0 when Linux sets HWCAP_CPUID (the
-   kernel emulates the MRS); without it we assume a wide core. */
-#define HWCAP_CPUID_BIT (1ul << 11)
-
-static int neon_width(void) {
-    static _Atomic int cached;   /* 0 = not yet known; same value on every race */
-    int w = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (w) return w;
-    w = 8;
-    if (getauxval(AT_HWCAP) & HWCAP_CPUID_BIT) {
-        uint64_t midr;
-        __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
-        const unsigned implementer = (unsigned)(midr >> 24) & 0xff;
-        const unsigned part = (unsigned)(midr >> 4) & 0xfff;
-        static const unsigned narrow[] = {0xd03, 0xd04, 0xd05, 0xd07, 0xd08, 0xd09};
-        if (implementer == 0x41)   /* Arm Ltd */
-            for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
-                if (part == narrow[i]) w = 4;
-    }
-    atomic_store_explicit(&cached, w, memory_order_relaxed);
-    return w;
-}
-
 /* ---- key schedule (FIPS-197 5.2, 5.3.5) -------------------------------------- */
 /* SubWord through AESE with a zero key: with the word in all four columns,
    ShiftRows only moves equal bytes, so lane 0 is S-box(each byte). */
@@ -95,7 +69,7 @@ static uint32_t sub_word(uint32_t w) {
     return vgetq_lane_u32(vreinterpretq_u32_u8(v), 0);
 }
 
-static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len, unsigned width) {
     const unsigned nk = (unsigned)key_len / 4, nr = nk + 6, total = 4 * (nr + 1);
     uint32_t w[60];              /* words little-endian: byte 0 in bits 0..7 */
     memcpy(w, key, key_len);
@@ -118,8 +92,16 @@ static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
     for (unsigned i = 1; i < nr; i++)
         vst1q_u8(dk + 16 * i, vaesimcq_u8(vld1q_u8(k->sched + 16 * (nr - i))));
     vst1q_u8(dk + 16 * nr, vld1q_u8(k->sched));
-    k->sched[SCHED_WIDTH] = (unsigned char)neon_width();
+    k->sched[SCHED_WIDTH] = (unsigned char)width;
     hwc_wipe_inline(w, sizeof w);
+}
+
+static void neon_setkey_wide(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+    neon_setkey(k, key, key_len, 8);
+}
+
+static void neon_setkey_narrow(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
+    neon_setkey(k, key, key_len, 4);
 }
 
 /* ---- the cipher on w blocks in parallel ---------------------------------------- */
@@ -278,15 +260,6 @@ static void neon_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out,
 }
 
 /* ---- CTR: 128-bit big-endian counter (SP 800-38A B.1, wraps mod 2^128) ----------- */
-static inline uint64_t load_be64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-static inline void store_be64(uint8_t *p, uint64_t v) {
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
-}
 
 /* The counter lives in a vector as two native 64-bit lanes {hi, lo}. Adding
    j < 2^64 to the 128-bit value: lane add, then a carry into hi exactly when
@@ -304,7 +277,7 @@ HWC_INLINE void ctr_nr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out,
                        const uint8_t *in, size_t blocks, const int nr) {
     uint8x16_t rk[15];
     load_keys(rk, k->sched, nr);
-    uint64x2_t c = vcombine_u64(vcreate_u64(load_be64(ctr)), vcreate_u64(load_be64(ctr + 8)));
+    uint64x2_t c = vcombine_u64(vcreate_u64(hwc_load_be64(ctr)), vcreate_u64(hwc_load_be64(ctr + 8)));
 #define CTR(w)                                                                 \
     uint8x16_t b[w];                                                           \
     b[0] = vrev64q_u8(vreinterpretq_u8_u64(c));                                \
@@ -319,8 +292,8 @@ HWC_INLINE void ctr_nr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out,
     out += 16 * w;
     OVER_BLOCKS(k, blocks, CTR);
 #undef CTR
-    store_be64(ctr, vgetq_lane_u64(c, 0));
-    store_be64(ctr + 8, vgetq_lane_u64(c, 1));
+    hwc_store_be64(ctr, vgetq_lane_u64(c, 0));
+    hwc_store_be64(ctr + 8, vgetq_lane_u64(c, 1));
 }
 
 static void neon_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
@@ -385,14 +358,160 @@ static void neon_xts_decrypt(const hwc_aes_key *k, uint8_t t[16], uint8_t *out,
 #undef CALL
 }
 
-const hwc_aes_impl hwc_aes_neon = {
-    .setkey = neon_setkey,
-    .ecb_encrypt = neon_ecb_encrypt,
-    .ecb_decrypt = neon_ecb_decrypt,
-    .cbc_encrypt = neon_cbc_encrypt,
-    .cbc_decrypt = neon_cbc_decrypt,
-    .ctr = neon_ctr,
-    .xts_encrypt = neon_xts_encrypt,
-    .xts_decrypt = neon_xts_decrypt,
-    .cmac_chain = neon_cmac_chain,
-};
+/* ---- GCM (SP 800-38D) ------------------------------------------------------------- */
+/* GHASH in integer form: a block read big-endian as a 128-bit integer (byte 0
+   most significant, lane 1 = high word) has the coefficient of x^i of the
+   standard's bit-reflected polynomial at bit 127 - i. The carry-less product
+   of two such integers, read as 256 bits with x^k at bit 255 - k, is the
+   field product times x. So each power of H is stored twisted, Ht^i =
+   H^i * x^-1 mod P ("H << 1 mod P": x^-1 = x^127 + x^6 + x + 1), and
+   clmul(X, Ht^i) needs no shift. Eight blocks are multiplied by H^8..H^1
+   (Karatsuba, three PMULL each), summed, and reduced once.
+   htab: for i = 1..8 at 32 (i - 1): Ht^i, then both lanes = its two halves
+   XORed (the Karatsuba middle operand). */
+#define GCM_POWERS 8
+
+HWC_INLINE uint64x2_t clmul_lo(uint64x2_t a, uint64x2_t b) {
+    return vreinterpretq_u64_p128(vmull_p64(vgetq_lane_p64(vreinterpretq_p64_u64(a), 0),
+                                            vgetq_lane_p64(vreinterpretq_p64_u64(b), 0)));
+}
+
+HWC_INLINE uint64x2_t clmul_hi(uint64x2_t a, uint64x2_t b) {
+    return vreinterpretq_u64_p128(vmull_high_p64(vreinterpretq_p64_u64(a), vreinterpretq_p64_u64(b)));
+}
+
+/* Block bytes <-> the integer form (one TBL). */
+static const uint8_t bswap_idx[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+HWC_INLINE uint64x2_t bswap128(uint8x16_t b) {
+    return vreinterpretq_u64_u8(vqtbl1q_u8(b, vld1q_u8(bswap_idx)));
+}
+
+/* Unreduced 256-bit sum of products: lo + mid x^64 + hi x^128 in integers. */
+typedef struct { uint64x2_t lo, mid, hi; } clmul256;
+
+HWC_INLINE void clmul_acc(clmul256 *z, uint64x2_t x, const unsigned char *hp, const int first) {
+    const uint64x2_t h = vld1q_u64((const uint64_t *)hp), hk = vld1q_u64((const uint64_t *)(hp + 16));
+    const uint64x2_t xk = veorq_u64(x, vextq_u64(x, x, 1));
+    const uint64x2_t lo = clmul_lo(x, h), hi = clmul_hi(x, h), mid = clmul_lo(xk, hk);
+    z->lo = first ? lo : veorq_u64(z->lo, lo);
+    z->hi = first ? hi : veorq_u64(z->hi, hi);
+    z->mid = first ? mid : veorq_u64(z->mid, mid);
+}
+
+/* Z mod P for Z = [Z3 Z2 Z1 Z0] (x^k at bit 255 - k): x^(128+m) = x^m (1 + x +
+   x^2 + x^7) folds word Z0 as Z2 ^= Z0 and [Z2 Z1] ^= Z0 * 0xc2<<56 (carry-
+   less), then Z1 the same way one word up. */
+HWC_INLINE uint64x2_t gcm_reduce(clmul256 z) {
+    const uint64x2_t zero = vdupq_n_u64(0), c = vcombine_u64(vcreate_u64(0xc200000000000000ull), vcreate_u64(0));
+    const uint64x2_t mid = veorq_u64(z.mid, veorq_u64(z.lo, z.hi));   /* Karatsuba */
+    const uint64x2_t low = veorq_u64(z.lo, vextq_u64(zero, mid, 1));   /* [Z1 Z0] */
+    const uint64x2_t high = veorq_u64(z.hi, vextq_u64(mid, zero, 1));  /* [Z3 Z2] */
+    uint64x2_t s = veorq_u64(vextq_u64(low, low, 1), clmul_lo(low, c)); /* [Z0^.., Z1'] */
+    return veorq_u64(high, veorq_u64(vextq_u64(s, s, 1), clmul_lo(s, c)));
+}
+
+/* acc = (acc ^ X0) H^n ^ X1 H^(n-1) ^ ... ^ X(n-1) H, n = 1..GCM_POWERS. The
+   block that depends on acc is multiplied last, so the chain from one call
+   to the next is one product and the reduction. */
+HWC_INLINE uint64x2_t ghash_n(const unsigned char *htab, uint64x2_t acc, const uint8x16_t *blk, const int n) {
+    clmul256 z;
+    EACH(i, n, const int j = n - 1 - i;
+         clmul_acc(&z, j == 0 ? veorq_u64(acc, bswap128(blk[0])) : bswap128(blk[j]), htab + 32 * i, i == 0));
+    return gcm_reduce(z);
+}
+
+HWC_INLINE uint64x2_t gmul(uint64x2_t a, const unsigned char *hp) {
+    clmul256 z;
+    clmul_acc(&z, a, hp, 1);
+    return gcm_reduce(z);
+}
+
+static void neon_ghash_init(unsigned char *htab, const uint8_t h[16]) {
+    /* Ht = H x^-1: the integer shifted left by one, and if bit 127 fell out,
+       x^-1 = bits 127, 126, 121 and 0 added (branch-free). */
+    uint64x2_t hv = bswap128(vld1q_u8(h));
+    const uint64_t hi = vgetq_lane_u64(hv, 1), lo = vgetq_lane_u64(hv, 0), m = 0 - (hi >> 63);
+    const uint64_t thi = ((hi << 1) | (lo >> 63)) ^ (m & 0xc200000000000000ull), tlo = (lo << 1) ^ (m & 1);
+    uint64x2_t t = vcombine_u64(vcreate_u64(tlo), vcreate_u64(thi));
+    for (int i = 0; i < GCM_POWERS; i++) {
+        unsigned char *p = htab + 32 * i;
+        if (i) t = gmul(t, htab);                   /* Ht^(i+1) = Ht^i * H */
+        vst1q_u64((uint64_t *)p, t);
+        vst1q_u64((uint64_t *)(p + 16), vdupq_n_u64(vgetq_lane_u64(t, 0) ^ vgetq_lane_u64(t, 1)));
+    }
+}
+
+static void neon_ghash(const unsigned char *htab, uint8_t x[16], const uint8_t *in, size_t blocks) {
+    uint64x2_t acc = bswap128(vld1q_u8(x));
+#define GHASH(w)                                                               \
+    uint8x16_t b[w];                                                           \
+    EACH(j, w, b[j] = vld1q_u8(in + 16 * j));                                  \
+    acc = ghash_n(htab, acc, b, w);                                            \
+    in += 16 * w;
+    for (; blocks >= 8; blocks -= 8) { GHASH(8); }
+    for (; blocks > 0; blocks -= 1) { GHASH(1); }
+#undef GHASH
+    vst1q_u8(x, vreinterpretq_u8_u64(bswap128(vreinterpretq_u8_u64(acc))));
+}
+
+/* SP 800-38D 6.5 GCTR + 6.4 GHASH over whole blocks. The counter block is kept
+   word-byte-swapped (REV32), so its last word is a native integer: + j per
+   block wraps mod 2^32 (inc32), and REV32 gives the block back. Decrypt hashes
+   the input blocks (loaded before anything is stored: in place works),
+   encrypt the ciphertext it has just computed. */
+HWC_INLINE void gcm_nr(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
+                       uint8_t *out, const uint8_t *in, size_t blocks, const int nr, const int dec) {
+    uint8x16_t rk[15];
+    load_keys(rk, k->sched, nr);
+    uint32x4_t c = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(ctr)));
+    uint64x2_t acc = bswap128(vld1q_u8(x));
+#define GCM(w)                                                                 \
+    uint8x16_t b[w], d[w];                                                     \
+    EACH(j, w, d[j] = vld1q_u8(in + 16 * j);                                   \
+         b[j] = vrev32q_u8(vreinterpretq_u8_u32(                              \
+             vaddq_u32(c, vcombine_u32(vcreate_u32(0), vcreate_u32((uint64_t)j << 32)))))); \
+    c = vaddq_u32(c, vcombine_u32(vcreate_u32(0), vcreate_u32((uint64_t)(w) << 32))); \
+    if (dec) acc = ghash_n(htab, acc, d, w);                                   \
+    enc_w(b, w, rk, nr);                                                       \
+    EACH(j, w, d[j] = veorq_u8(d[j], veorq_u8(b[j], rk[nr])); vst1q_u8(out + 16 * j, d[j])); \
+    if (!dec) acc = ghash_n(htab, acc, d, w);                                  \
+    in += 16 * w;                                                              \
+    out += 16 * w;
+    OVER_BLOCKS(k, blocks, GCM);
+#undef GCM
+    vst1q_u8(ctr, vrev32q_u8(vreinterpretq_u8_u32(c)));
+    vst1q_u8(x, vreinterpretq_u8_u64(bswap128(vreinterpretq_u8_u64(acc))));
+}
+
+static void neon_gcm_encrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
+                             uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
+#define CALL(nr) gcm_nr(k, htab, ctr, x, out, in, blocks, nr, 0)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+static void neon_gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
+                             uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
+#define CALL(nr) gcm_nr(k, htab, ctr, x, out, in, blocks, nr, 1)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+#define NEON_TABLE(setkey_fn)             \
+    {                                     \
+        .setkey = setkey_fn,              \
+        .ecb_encrypt = neon_ecb_encrypt,  \
+        .ecb_decrypt = neon_ecb_decrypt,  \
+        .cbc_encrypt = neon_cbc_encrypt,  \
+        .cbc_decrypt = neon_cbc_decrypt,  \
+        .ctr = neon_ctr,                  \
+        .xts_encrypt = neon_xts_encrypt,  \
+        .xts_decrypt = neon_xts_decrypt,  \
+        .cmac_chain = neon_cmac_chain,    \
+        .ghash_init = neon_ghash_init,    \
+        .ghash = neon_ghash,              \
+        .gcm_encrypt = neon_gcm_encrypt,  \
+        .gcm_decrypt = neon_gcm_decrypt,  \
+    }
+const hwc_aes_impl hwc_aes_neon = NEON_TABLE(neon_setkey_wide);
+const hwc_aes_impl hwc_aes_neon_narrow = NEON_TABLE(neon_setkey_narrow);

@@ -4,7 +4,7 @@
  * NOT constant time (secret-indexed table loads), like generic. */
 #include "internal/kernel.h"
 #include "internal/streebog_constants.h"
-#include "streebog_arm64_ilps.h"
+#include "impl/arm64/streebog_arm64_ilps.h"
 
 static void ilps_g(uint64_t h[8], const uint64_t n[8], const uint64_t m[8]) {
     hwc_streebog_tables_init();

@@ -16,11 +16,16 @@
  * directions. Round key i, plane j is one 64-bit word sched[8i + j] (replicated
  * to both lanes when used): (Nr + 1) * 64 <= 960 bytes.
  *
+ * GCM: the counter blocks go through the bitsliced cipher eight at a time;
+ * GHASH is the portable constant-time one (internal/ghash_portable.h).
+ *
  * Needs a little-endian target (x86-64, AArch64) and GCC/clang vector
  * extensions; SSE2 / AdvSIMD suffice. */
 #include <string.h>
+#include "internal/bytes.h"
 #include "internal/wipe.h"
 #include "internal/kernel.h"
+#include "internal/ghash_portable.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "aes_generic.c assumes a little-endian target"
@@ -449,26 +454,16 @@ static void gen_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, 
     hwc_wipe_inline(p, sizeof p);
 }
 
-static inline uint64_t be64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
-    return v;
-}
-
-static inline void put_be64(uint8_t *p, uint64_t v) {
-    for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
-}
-
 /* SP 800-38A 6.5 with a 128-bit big-endian counter, wrapping mod 2^128. */
 static void gen_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                     size_t blocks) {
-    uint64_t hi = be64(ctr), lo = be64(ctr + 8);
+    uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
     uint8_t ks[BATCH_BYTES];
     while (blocks) {
         size_t n = blocks < BATCH ? blocks : BATCH;
         for (size_t i = 0; i < BATCH; i++) {
-            put_be64(ks + 16 * i, hi);
-            put_be64(ks + 16 * i + 8, lo);
+            hwc_store_be64(ks + 16 * i, hi);
+            hwc_store_be64(ks + 16 * i + 8, lo);
             if (i < n) {
                 lo++;
                 hi += (lo == 0);
@@ -483,8 +478,8 @@ static void gen_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const u
         out += 16 * n;
         blocks -= n;
     }
-    put_be64(ctr, hi);
-    put_be64(ctr + 8, lo);
+    hwc_store_be64(ctr, hi);
+    hwc_store_be64(ctr + 8, lo);
     hwc_wipe_inline(ks, sizeof ks);
 }
 
@@ -544,6 +539,47 @@ static void gen_cmac_chain(const hwc_aes_key *k, uint8_t state[16], const uint8_
     }
 }
 
+/* SP 800-38D 6.5 GCTR over whole blocks (inc32 counters, eight per cipher
+   pass) and 6.4 GHASH of the ciphertext: decrypt hashes in before out is
+   written, so in place works. */
+static void gcm_blocks(const hwc_aes_key *k, const unsigned char *htab, int dec, uint8_t ctr[16],
+                       uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
+    uint32_t c32 = (uint32_t)hwc_load_be64(ctr + 8);
+    uint8_t ks[BATCH_BYTES];
+    while (blocks) {
+        size_t n = blocks < BATCH ? blocks : BATCH;
+        for (size_t i = 0; i < BATCH; i++) {
+            uint32_t v = c32 + (uint32_t)i;
+            uint8_t *p = ks + 16 * i + 12;
+            memcpy(ks + 16 * i, ctr, 12);
+            p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+        }
+        c32 += (uint32_t)n;
+        bs_t q[8];
+        load8(q, ks);
+        encrypt8(k, q);
+        store8(ks, q);
+        if (dec) hwc_ghash_portable(htab, x, in, n);
+        for (size_t i = 0; i < n; i++) xor16(out + 16 * i, in + 16 * i, ks + 16 * i);
+        if (!dec) hwc_ghash_portable(htab, x, out, n);
+        in += 16 * n;
+        out += 16 * n;
+        blocks -= n;
+    }
+    hwc_store_be64(ctr + 8, (hwc_load_be64(ctr + 8) & 0xffffffff00000000ull) | c32);
+    hwc_wipe_inline(ks, sizeof ks);
+}
+
+static void gen_gcm_encrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
+                            uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
+    gcm_blocks(k, htab, 0, ctr, x, out, in, blocks);
+}
+
+static void gen_gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
+                            uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
+    gcm_blocks(k, htab, 1, ctr, x, out, in, blocks);
+}
+
 const hwc_aes_impl hwc_aes_generic = {
     .setkey = gen_setkey,
     .ecb_encrypt = gen_ecb_encrypt,
@@ -554,4 +590,8 @@ const hwc_aes_impl hwc_aes_generic = {
     .xts_encrypt = gen_xts_encrypt,
     .xts_decrypt = gen_xts_decrypt,
     .cmac_chain = gen_cmac_chain,
+    .ghash_init = hwc_ghash_portable_init,
+    .ghash = hwc_ghash_portable,
+    .gcm_encrypt = gen_gcm_encrypt,
+    .gcm_decrypt = gen_gcm_decrypt,
 };

@@ -76,5 +76,5 @@ const hwc_mpi_impl hwc_mpi_generic = {
     .muladd = hwc_mpi_generic_muladd_half32,
 #endif
     .montmul = NULL,
-    .modexp = NULL,
+    .domain = NULL,
 };

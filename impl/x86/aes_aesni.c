@@ -1,6 +1,10 @@
-/* AES kernel "aesni": AES-NI on xmm (Westmere and later).
- * The mode loops are the width-generic ones of impl/x86/aes_x86_modes.h,
- * compiled here at 128 bits with this kernel's flags only (CMakeLists.txt). */
+/* AES kernel "aesni": AES-NI on xmm (Westmere and later). The mode loops
+ * are the width-generic ones of impl/x86/aes_x86_modes.h and GCM that of
+ * impl/x86/aes_gcm_x86.h (PCLMULQDQ), compiled here at 128 bits with this
+ * kernel's flags only (CMakeLists.txt). */
 #define HWC_W 128
-#define HWC_AES_TABLE hwc_aes_aesni
+#define HWC_GCM_W 128
 #include "impl/x86/aes_x86_modes.h"
+#include "impl/x86/aes_gcm_x86.h"
+
+const hwc_aes_impl hwc_aes_aesni = {HWC_X86_AES_MODE_SLOTS, HWC_X86_GCM_SLOTS};

@@ -1,6 +1,10 @@
-/* AES kernel "avx512": VAES + VPCLMULQDQ on zmm with AVX-512 (Zen 4+, Ice Lake+).
- * The mode loops are the width-generic ones of impl/x86/aes_x86_modes.h,
- * compiled here at 512 bits with this kernel's flags only (CMakeLists.txt). */
+/* AES kernel "avx512": VAES + VPCLMULQDQ on zmm with AVX-512 (Zen 4+, Ice
+ * Lake+). The mode loops are the width-generic ones of
+ * impl/x86/aes_x86_modes.h and GCM that of impl/x86/aes_gcm_x86.h, compiled
+ * here at 512 bits with this kernel's flags only (CMakeLists.txt). */
 #define HWC_W 512
-#define HWC_AES_TABLE hwc_aes_avx512
+#define HWC_GCM_W 512
 #include "impl/x86/aes_x86_modes.h"
+#include "impl/x86/aes_gcm_x86.h"
+
+const hwc_aes_impl hwc_aes_avx512 = {HWC_X86_AES_MODE_SLOTS, HWC_X86_GCM_SLOTS};

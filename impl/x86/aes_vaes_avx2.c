@@ -3,52 +3,14 @@
  * The mode loops are the width-generic ones of impl/x86/aes_x86_modes.h,
  * compiled here at 256 bits with this kernel's flags only (CMakeLists.txt).
  *
- * VPCLMULQDQ is optional: every real VAES CPU has it, emulators may not
- * (qemu 7.2 -cpu max). XTS tweak updates use it when the CPU reports it (the
- * XTS loops of aes_vaes_avx2_clmul.c, compiled with -mvpclmulqdq), else
- * shifts and XORs; checked once, like the neon kernel's core width. */
-#include <stdatomic.h>
+ * This table does not use VPCLMULQDQ: every real VAES CPU has it, emulators
+ * may not (qemu 7.2 -cpu max), so XTS tweak updates here use shifts and
+ * XORs and GCM runs impl/x86/aes_gcm_x86.h at 128 bits (PCLMULQDQ). The
+ * variant hwc_aes_vaes_avx2_clmul (aes_vaes_avx2_clmul.c) is the same kernel
+ * with VPCLMULQDQ; dispatch/ picks it where the CPU has it. */
 #define HWC_W 256
-#define HWC_AES_CUSTOM_TABLE
+#define HWC_GCM_W 128
 #include "impl/x86/aes_x86_modes.h"
-#include "dispatch/cpu.h"
-#include "dispatch/state.h"
+#include "impl/x86/aes_gcm_x86.h"
 
-void hwc_aes_vaes_avx2_xts_enc_clmul(const hwc_aes_key *k, uint8_t t[16], uint8_t *out,
-                                     const uint8_t *in, size_t blocks);
-void hwc_aes_vaes_avx2_xts_dec_clmul(const hwc_aes_key *k, uint8_t t[16], uint8_t *out,
-                                     const uint8_t *in, size_t blocks);
-
-/* 2 = VPCLMULQDQ usable (dispatch/cpu.c: CPUID and XCR0), 1 = not. */
-static int have_vpclmul(void) {
-    static _Atomic int cached;   /* 0 = not yet known; same value on every race */
-    int v = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (v) return v;
-    v = (hwc_dispatch_state_get()->cpu.features & HWC_F_VPCLMUL) ? 2 : 1;
-    atomic_store_explicit(&cached, v, memory_order_relaxed);
-    return v;
-}
-
-static void xts_enc_any(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
-                        size_t blocks) {
-    if (have_vpclmul() == 2) hwc_aes_vaes_avx2_xts_enc_clmul(k, t, out, in, blocks);
-    else xts_enc(k, t, out, in, blocks);
-}
-
-static void xts_dec_any(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
-                        size_t blocks) {
-    if (have_vpclmul() == 2) hwc_aes_vaes_avx2_xts_dec_clmul(k, t, out, in, blocks);
-    else xts_dec(k, t, out, in, blocks);
-}
-
-const hwc_aes_impl hwc_aes_vaes_avx2 = {
-    .setkey = hwc_x86_setkey,
-    .ecb_encrypt = ecb_enc,
-    .ecb_decrypt = ecb_dec,
-    .cbc_encrypt = cbc_enc,
-    .cbc_decrypt = cbc_dec,
-    .ctr = ctr,
-    .xts_encrypt = xts_enc_any,
-    .xts_decrypt = xts_dec_any,
-    .cmac_chain = cmac_chain,
-};
+const hwc_aes_impl hwc_aes_vaes_avx2 = {HWC_X86_AES_MODE_SLOTS, HWC_X86_GCM_SLOTS};

@@ -16,6 +16,7 @@
 #include <x86intrin.h>
 #include "internal/kernel.h"
 #include "impl/x86/mpi_adx.h"
+#include "core/mpi_internal.h"
 
 /* One MULX/ADCX/ADOX step: limb K, previous high half in register PH, this
    limb's high half into NH. */
@@ -217,12 +218,6 @@ hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b
     return addmul(d, s, n, b);
 }
 
-/* Hide a value from the optimiser so mask arithmetic stays branch-free. */
-static inline hwc_limb opaque(hwc_limb x) {
-    __asm__("" : "+r"(x));
-    return x;
-}
-
 /* Cross products of a square, one asm loop over the rows (n >= 2): row i
    adds a[i] * a[i+1..n) into t[2i+1..i+n) and stores its carry in t[i+n].
    A row of L limbs enters the 8-limb loop at step (-L) & 7 through a jump
@@ -274,18 +269,10 @@ static void sqr(hwc_limb *t, const hwc_limb *a, size_t n) {
     double_add_diag(t, a, n);
 }
 
-/* r = t[n..2n] - m if that does not borrow, else t[n..2n); t[2n] is the top. */
-static void final_sub(hwc_limb *r, const hwc_limb *t, const hwc_limb *m, size_t n) {
-    unsigned char bw = 0;
-    for (size_t j = 0; j < n; j++) {
-        unsigned long long x;
-        bw = _subborrow_u64(bw, t[n + j], m[j], &x);
-        r[j] = x;
-    }
-    unsigned long long top;
-    bw = _subborrow_u64(bw, t[2 * n], 0, &top);
-    hwc_limb keep = opaque((hwc_limb)0 - bw); /* all ones: t < m, keep t */
-    for (size_t j = 0; j < n; j++) r[j] = (r[j] & ~keep) | (t[n + j] & keep);
+/* r = t[n..2n] mod m for t[n..2n] < 2m (t[2n] the top word; t[0..n) is
+   free by now and serves as scratch). */
+static void final_sub(hwc_limb *r, hwc_limb *t, const hwc_limb *m, size_t n) {
+    hwc_mpi_final_sub(r, t + n, t[2 * n], m, n, t);
 }
 
 void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
@@ -330,5 +317,5 @@ void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, cons
 const hwc_mpi_impl hwc_mpi_adx = {
     .muladd = hwc_mpi_adx_muladd,
     .montmul = hwc_mpi_adx_montmul,
-    .modexp = NULL,
+    .domain = NULL,
 };

@@ -13,10 +13,10 @@
  * products), so y never waits for a vector reduction. Digits are normalised
  * once per multiplication by a carry-lookahead on compare masks.
  *
- * Exponentiation: fixed window (size chosen from the exponent length), table
- * entries selected by reading every entry and blending with compare masks.
+ * The exponentiation ladder is core/mpi.c's: this file supplies the
+ * radix-2^52 domain (conversion in and out, the product, the square and a
+ * masked table read with compare masks) through the table's domain slot.
  * No branch and no memory index depends on base or exponent values.
- * Conversion to and from radix 2^52 happens once per exponentiation.
  * muladd and montmul (used by core/ for the sizes not covered here) are the
  * adx kernel's. zmm (8 lanes) chosen over ymm by measurement on this
  * Xeon (cycles per multiplication, same algorithm with 4-lane vectors):
@@ -25,15 +25,12 @@
 #include <immintrin.h>
 #include <string.h>
 #include "internal/wipe.h"
-#include "internal/ct.h"
 #include "internal/kernel.h"
 #include "hwcrypt/status.h"
 #include "impl/x86/mpi_adx.h"
+#include "impl/x86/mpi_avx512.h"
 
-#define MASK52 0xFFFFFFFFFFFFFull
 #define MAX_NV 10                /* 80 lanes: 4096-bit moduli (79 digits) */
-#define MAX_LANES (MAX_NV * 8)
-#define MAX_WIN 6
 
 /* Loops over the vectors of a number are unrolled fully, so the arrays of
    __m512i live in registers. */
@@ -42,9 +39,6 @@
 #else
 #define UNROLL _Pragma("GCC unroll 10")
 #endif
-
-typedef void amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
-                    uint64_t k0, int nd);
 
 /* Normalise digits to 52 bits and store: one round of shifted carries
    leaves every lane below 2^52 + 2^12, then a carry-lookahead over lane
@@ -189,198 +183,105 @@ static inline __attribute__((always_inline)) void amm_split_body(uint64_t *r, co
     normalise_store(r, x, nv);
 }
 
-/* One function per vector count. Measured (cycles per AMM, this CPU): the
-   split form is faster up to 5 vectors (2048-bit: 1030 vs 1150), where the
-   loop is latency-bound; above, port 0/5 throughput binds and the single
-   accumulator (fewer VALIGNQ) wins (4096-bit: 2900 vs 3500). */
-#define AMM_SPLIT(N)                                                                          \
-    static void amm_##N(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
-                        uint64_t k0, int nd) {                                                \
-        amm_split_body(r, a, b, m, k0, nd, N);                                                \
+/* One product per vector count, in the domain's signature: k0 = -m^-1 mod
+   2^52 is the low 52 bits of core/'s -m^-1 mod 2^64; c->aux digits.
+   Measured (cycles per AMM, this CPU): the split form is faster up to 5
+   vectors (2048-bit: 1030 vs 1150), where the loop is latency-bound; above,
+   port 0/5 throughput binds and the single accumulator (fewer VALIGNQ)
+   wins (4096-bit: 2900 vs 3500). */
+#define AMM_FN(N, BODY)                                                                       \
+    static void amm_##N(uint64_t *r, const uint64_t *a, const uint64_t *b,                    \
+                        const hwc_mpi_mont *c) {                                              \
+        BODY(r, a, b, c->md, c->minv[0] & MASK52, (int)c->aux, N);                              \
+    }                                                                                         \
+    static void sqr_##N(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {              \
+        BODY(r, a, a, c->md, c->minv[0] & MASK52, (int)c->aux, N);                              \
     }
-#define AMM_PLAIN(N)                                                                          \
-    static void amm_##N(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
-                        uint64_t k0, int nd) {                                                \
-        amm_body(r, a, b, m, k0, nd, N);                                                      \
-    }
-AMM_SPLIT(2)
-AMM_SPLIT(3)
-AMM_SPLIT(4)
-AMM_SPLIT(5)
-AMM_PLAIN(6)
-AMM_PLAIN(7)
-AMM_PLAIN(8)
-AMM_PLAIN(9)
-AMM_PLAIN(10)
+AMM_FN(2, amm_split_body)
+AMM_FN(3, amm_split_body)
+AMM_FN(4, amm_split_body)
+AMM_FN(5, amm_split_body)
+AMM_FN(6, amm_body)
+AMM_FN(7, amm_body)
+AMM_FN(8, amm_body)
+AMM_FN(9, amm_body)
+AMM_FN(10, amm_body)
+typedef void amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c);
+typedef void sqr_fn(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c);
 static amm_fn *const amm_for_nv[MAX_NV + 1] = {NULL,  NULL,  amm_2, amm_3, amm_4, amm_5,
                                                amm_6, amm_7, amm_8, amm_9, amm_10};
+static sqr_fn *const sqr_for_nv[MAX_NV + 1] = {NULL,  NULL,  sqr_2, sqr_3, sqr_4, sqr_5,
+                                               sqr_6, sqr_7, sqr_8, sqr_9, sqr_10};
 
-/* x (n limbs, radix 2^64) into lanes digits of 52 bits. */
-static void to52(uint64_t *d, size_t lanes, const hwc_limb *x, size_t n) {
-    for (size_t k = 0; k < lanes; k++) {
+/* Lane `lane` of d = x (n limbs, radix 2^64) in digits of 52 bits: digit k
+   at word k * lanes + lane; words / lanes digits (the single domain's
+   padding digits zero). */
+void hwc_ifma_to52(uint64_t *d, const hwc_limb *x, size_t lane, const hwc_mpi_mont *c) {
+    const size_t n = c->n, stride = c->lanes, digits = c->words / stride;
+    for (size_t k = 0; k < digits; k++) {
         size_t bit = 52 * k, i = bit / 64, sh = bit % 64;
         uint64_t v = 0;
         if (i < n) {
             v = x[i] >> sh;
             if (sh > 12 && i + 1 < n) v |= x[i + 1] << (64 - sh);
         }
-        d[k] = v & MASK52;
+        d[k * stride + lane] = v & MASK52;
     }
 }
 
-/* normalised 52-bit digits (lanes of them) into n limbs of radix 2^64 */
-static void from52(hwc_limb *x, size_t n, const uint64_t *d, size_t lanes) {
-    for (size_t i = 0; i < n; i++) {
+/* x (n limbs of radix 2^64) = lane `lane` of d (normalised 52-bit digits). */
+void hwc_ifma_from52(hwc_limb *x, const uint64_t *d, size_t lane, const hwc_mpi_mont *c) {
+    const size_t stride = c->lanes, digits = c->words / stride;
+    const uint64_t *p = d + lane;
+    for (size_t i = 0; i < c->n; i++) {
         size_t bit = 64 * i, k = bit / 52, sh = bit % 52;
-        uint64_t v = k < lanes ? d[k] >> sh : 0;
-        if (k + 1 < lanes) v |= d[k + 1] << (52 - sh);
-        if (sh > 40 && k + 2 < lanes) v |= d[k + 2] << (104 - sh);
+        uint64_t v = k < digits ? p[k * stride] >> sh : 0;
+        if (k + 1 < digits) v |= p[(k + 1) * stride] << (52 - sh);
+        if (sh > 40 && k + 2 < digits) v |= p[(k + 2) * stride] << (104 - sh);
         x[i] = v;
     }
 }
 
-/* -m^-1 mod 2^64 by Newton iteration (m odd). */
-static uint64_t neg_inv64(uint64_t m0) {
-    uint64_t x = m0; /* correct to 3 bits */
-    for (int i = 0; i < 5; i++) x *= 2 - m0 * x;
-    return (uint64_t)0 - x;
-}
-
-static inline uint64_t opaque(uint64_t x) {
-    HWC_CT_OPAQUE(x);
-    return x;
-}
-
-/* x = 2^bits mod m (radix 2^64, n limbs) by doubling from 2^(bitlen(m)-1);
-   m is public, the loop is branch-free anyway. bits >= bitlen(m). */
-static void pow2_mod(hwc_limb *x, size_t bits, const hwc_limb *m, size_t n) {
-    hwc_limb t[64];
-    size_t top_bit = 64 * n - 1;
-    for (size_t i = n; i-- > 0 && m[i] == 0;) top_bit -= 64;
-    while (!((m[top_bit / 64] >> (top_bit % 64)) & 1)) top_bit--;
-    memset(x, 0, n * sizeof *x);
-    x[top_bit / 64] = (hwc_limb)1 << (top_bit % 64); /* < m */
-    for (size_t s = top_bit; s < bits; s++) {
-        hwc_limb top = 0;
-        for (size_t j = 0; j < n; j++) {
-            hwc_limb v = x[j];
-            x[j] = (v << 1) | top;
-            top = v >> 63;
-        }
-        unsigned char bw = 0;
-        for (size_t j = 0; j < n; j++) {
-            unsigned long long d;
-            bw = _subborrow_u64(bw, x[j], m[j], &d);
-            t[j] = d;
-        }
-        /* 2x >= m when the doubling carried out or the subtraction did not borrow */
-        hwc_limb take = opaque((hwc_limb)0 - (hwc_limb)(top | (hwc_limb)(bw ^ 1)));
-        for (size_t j = 0; j < n; j++) x[j] = (t[j] & take) | (x[j] & ~take);
-    }
-}
-
-/* rr = R^2 mod m (almost: < 2m), R = 2^s, s = 52*nd: with s = c*2^j,
-   x = 2^(s+c) mod m by doubling, then j AMM squarings: 2^(s+c) -> 2^(s+2c)
-   -> ... -> 2^(2s). */
-static void rr_mod(uint64_t *rr, hwc_limb *x, const uint64_t *m52, size_t lanes, amm_fn *amm,
-                   uint64_t k0, int nd, const hwc_limb *m, size_t n) {
-    const size_t s = 52 * (size_t)nd;
-    unsigned j = 0;
-    while (j < 8 && !((s >> j) & 1)) j++;
-    pow2_mod(x, s + (s >> j), m, n);
-    to52(rr, lanes, x, n);
-    for (unsigned i = 0; i < j; i++) amm(rr, rr, rr, m52, k0, nd);
-}
-
-/* out = table[idx] reading every entry (constant time in idx). */
-static void ct_select(uint64_t *out, const uint64_t *table, size_t entries, int nv, uint64_t idx) {
-    const __m512i vidx = _mm512_set1_epi64((long long)idx);
-    for (int v = 0; v < nv; v++) {
+/* out = table[idx] reading every entry, constant time in idx: one index
+   for all words (one lane), or lane l of every vector from table[idx[l]]
+   (8 lanes). */
+void hwc_ifma_select(uint64_t *out, const uint64_t *table, size_t entries, const size_t *idx,
+                     const hwc_mpi_mont *c) {
+    const __m512i vidx = c->lanes == 1 ? _mm512_set1_epi64((long long)idx[0])
+                                       : _mm512_loadu_si512(idx);
+    const size_t words = c->words;
+    for (size_t v = 0; v < words; v += 8) {
         __m512i r = _mm512_setzero_si512();
         for (size_t e = 0; e < entries; e++) {
             const __mmask8 k = _mm512_cmpeq_epu64_mask(_mm512_set1_epi64((long long)e), vidx);
             const __m512i sel = _mm512_maskz_set1_epi64(k, -1);
-            const __m512i x = _mm512_loadu_si512(table + e * MAX_LANES + 8 * v);
+            const __m512i x = _mm512_loadu_si512(table + e * words + v);
             r = _mm512_ternarylogic_epi64(r, x, sel, 0xF8); /* r | (x & sel) */
         }
-        _mm512_storeu_si512(out + 8 * v, r);
+        _mm512_storeu_si512(out + v, r);
     }
 }
 
-/* bits [pos, pos+w) of exp (positions public) */
-static uint64_t exp_bits(const hwc_limb *exp, size_t exp_n, size_t pos, unsigned w) {
-    size_t i = pos / 64, sh = pos % 64;
-    uint64_t v = exp[i] >> sh;
-    if (sh + w > 64 && i + 1 < exp_n) v |= exp[i + 1] << (64 - sh);
-    return v & (((uint64_t)1 << w) - 1);
-}
-
-typedef struct {
-    _Alignas(64) uint64_t table[1 << MAX_WIN][MAX_LANES];
-    _Alignas(64) uint64_t m[MAX_LANES];
-    _Alignas(64) uint64_t acc[MAX_LANES];
-    _Alignas(64) uint64_t tmp[MAX_LANES];
-    _Alignas(64) uint64_t rr[MAX_LANES];
-    _Alignas(64) uint64_t one[MAX_LANES];
-    hwc_limb x[64];
-} ifma_state;
-
-static int modexp_ifma(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, size_t exp_n,
-                       const hwc_limb *mod, size_t n) {
-    if (n < 8 || n > 64) return 1;
-    /* R = 2^(52*nd) > 4m: 52*nd >= 64n + 2 */
-    const int nd = (int)((64 * n + 2 + 51) / 52);
-    const int nv = (nd + 7) / 8;
-    const size_t lanes = (size_t)nv * 8;
-    amm_fn *const amm = amm_for_nv[nv];
-    ifma_state st;
-    const uint64_t k0 = neg_inv64(mod[0]) & MASK52;
-
-    /* window size: minimise table cost 2^w - 2 plus bits/w multiplications */
-    const size_t bits = 64 * exp_n;
-    unsigned w = 1;
-    for (unsigned c = 2; c <= MAX_WIN; c++)
-        if ((double)((1u << c) - 2) + (double)bits / c < (double)((1u << w) - 2) + (double)bits / w) w = c;
-    const size_t entries = (size_t)1 << w;
-
-    to52(st.m, lanes, mod, n);
-    memset(st.one, 0, sizeof st.one);
-    st.one[0] = 1;
-    rr_mod(st.rr, st.x, st.m, lanes, amm, k0, nd, mod, n); /* R^2 mod m */
-    to52(st.tmp, lanes, base, n);
-
-    amm(st.table[0], st.one, st.rr, st.m, k0, nd);      /* R mod m: Montgomery 1 */
-    amm(st.table[1], st.tmp, st.rr, st.m, k0, nd);      /* base * R */
-    for (size_t e = 2; e < entries; e++) amm(st.table[e], st.table[e - 1], st.table[1], st.m, k0, nd);
-
-    /* windows from the top; the top window holds the remaining bits */
-    const size_t nw = (bits + w - 1) / w;
-    size_t pos = (nw - 1) * w;
-    ct_select(st.acc, &st.table[0][0], entries, nv, exp_bits(exp, exp_n, pos, (unsigned)(bits - pos)));
-    while (pos > 0) {
-        pos -= w;
-        for (unsigned s = 0; s < w; s++) amm(st.acc, st.acc, st.acc, st.m, k0, nd);
-        ct_select(st.tmp, &st.table[0][0], entries, nv, exp_bits(exp, exp_n, pos, w));
-        amm(st.acc, st.acc, st.tmp, st.m, k0, nd);
-    }
-    amm(st.acc, st.acc, st.one, st.m, k0, nd); /* out of Montgomery form: <= m */
-    from52(st.x, n, st.acc, lanes);
-
-    /* r = x - m unless that borrows (x < m) */
-    unsigned char bw = 0;
-    for (size_t j = 0; j < n; j++) {
-        unsigned long long d;
-        bw = _subborrow_u64(bw, st.x[j], mod[j], &d);
-        r[j] = d;
-    }
-    const hwc_limb keep = opaque((hwc_limb)0 - bw);
-    for (size_t j = 0; j < n; j++) r[j] = (r[j] & ~keep) | (st.x[j] & keep);
-    hwc_wipe_inline(&st, sizeof st);
+/* Moduli of 8..64 limbs: R = 2^(52 nd) > 4m, i.e. 52 nd >= 64n + 2; nd
+   digits in nv vectors of 8 lanes (lanes >= nd zero). */
+static int domain52(hwc_mpi_mont *c) {
+    if (c->lanes == 8) return hwc_ifma_domain_lanes(c);
+    if (c->n < 8 || c->n > 64) return 1;
+    const size_t nd = (64 * c->n + 2 + 51) / 52, nv = (nd + 7) / 8;
+    c->words = 8 * nv;
+    c->rbits = 52 * nd;
+    c->aux = nd;
+    c->to = hwc_ifma_to52;
+    c->from = hwc_ifma_from52;
+    c->mul = amm_for_nv[nv];
+    c->sqr = sqr_for_nv[nv];
+    c->select = hwc_ifma_select;
     return 0;
 }
 
 const hwc_mpi_impl hwc_mpi_avx512 = {
     .muladd = hwc_mpi_adx_muladd,
     .montmul = hwc_mpi_adx_montmul,
-    .modexp = modexp_ifma,
+    .domain = domain52,
+    .lanes = 8,
 };

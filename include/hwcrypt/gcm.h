@@ -27,12 +27,11 @@ typedef struct hwc_aes_gcm_ctx {
     const hwc_aes_gcm_key *key;
     uint8_t ctr[16];        /* next counter block (inc32) */
     uint8_t ek_j0[16];      /* E_K(J0): masks the tag */
-    uint8_t x[16];          /* GHASH accumulator */
-    uint8_t buf[16];        /* partial block: AAD bytes, or keystream of the data */
+    uint8_t x[16];          /* GHASH accumulator (partial blocks XORed in) */
+    uint8_t buf[16];        /* keystream of a partial data block */
     uint64_t aad_len;       /* bytes of AAD so far */
     uint64_t data_len;      /* bytes of data so far */
-    unsigned buf_len;       /* bytes used in buf */
-    unsigned state;         /* 0 = not initialised or finished; see core/gcm.c */
+    unsigned state;         /* phase and direction; 0 = finished; see core/gcm.c */
 } hwc_aes_gcm_ctx;
 
 HWC_API int hwc_aes_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len);  /* 16, 24, 32 */

@@ -1,0 +1,429 @@
+/* Width-generic AES-GCM for the x86 kernels (NIST SP 800-38D): GCTR with
+ * AES-NI/VAES and GHASH with PCLMULQDQ/VPCLMULQDQ, stitched in one loop.
+ * A kernel file defines HWC_GCM_W (128: xmm, 256: ymm, 512: zmm) and
+ * includes this header once, after impl/x86/aes_x86_modes.h; it defines the
+ * static slot functions gcm_ghash_init, gcm_ghash, gcm_encrypt, gcm_decrypt
+ * and HWC_X86_GCM_SLOTS, their part of the kernel table's initialiser. The
+ * hash-key table has one layout at every width.
+ *
+ * GHASH representation. A block B is byte-reversed into a 128-bit integer U
+ * (bit i of U = coefficient of x^(127-i) of the standard's polynomial).
+ * Read as a polynomial with bit i = x^i, U is the reversal of the block's
+ * polynomial, and products of reversed polynomials live in GF(2)[x] modulo
+ * the reversed field polynomial g* = x^128 + x^127 + x^126 + x^121 + 1.
+ * PCLMULQDQ multiplies such polynomials directly. Multiplication is done the
+ * Montgomery way: mont(A, B) = A B x^-128 mod g*, the 256-bit product
+ * reduced by folding its low 64-bit halves with one carry-less multiply by
+ * x^63 + x^62 + x^57 each. The table holds P_n = H^n x (H^n in the block
+ * representation times x), so mont(U, P_n) is exactly U H^n in the block
+ * representation: mont(P_n, P_1) = P_(n+1) builds the powers.
+ *
+ * Aggregated reduction: n blocks C_1..C_n and the accumulator X give
+ * X' = (X ^ C_1) H^n ^ C_2 H^(n-1) ^ ... ^ C_n H: n Karatsuba products
+ * (3 carry-less multiplies each, the (h0 ^ h1) halves precomputed) summed
+ * unreduced, then one reduction.
+ *
+ * Table (HWC_GCM_HTAB_BYTES = 1024): entry e (0..31) at 16e is P_(32-e);
+ * at 512 + 16e the XOR of its two 64-bit halves, in both halves. A group of
+ * n <= 32 blocks uses entries 32-n..31, contiguous, in block order.
+ *
+ * Counter: the counter block with its last 32-bit word byte-reversed, so
+ * that a 32-bit lane add is GCM's inc32 (wrapping mod 2^32); one byte
+ * shuffle per vector restores the block (ymm/zmm: adds on the block itself
+ * while its last byte does not wrap inside a batch, see gcm_batch).
+ *
+ * Constant time: AES-NI/VAES and carry-less multiplies have no
+ * data-dependent timing; branches and addresses depend on lengths only, and
+ * in the ymm/zmm batches on the counter (public: it derives from the IV). */
+#ifndef HWC_IMPL_X86_AES_GCM_X86_H
+#define HWC_IMPL_X86_AES_GCM_X86_H
+
+#include "aes_x86_keysched.h"
+
+#if !defined(HWC_GCM_W)
+#error "define HWC_GCM_W (128, 256 or 512) first"
+#endif
+
+/* ---- primitives at the GHASH/AES width ---------------------------------------- */
+#if HWC_GCM_W == 128
+typedef __m128i GV;
+#define GL 1         /* blocks per vector */
+#define GNV 8        /* vectors per stitched iteration */
+#define G_LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define G_ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), v)
+#define G_BC(x) (x)
+#define G_LANE0(x) (x)
+#define G_ZERO _mm_setzero_si128
+#define G_LOW(v) (v)
+#define G_XOR _mm_xor_si128
+#define G_ADD32 _mm_add_epi32
+#define G_SHUF8 _mm_shuffle_epi8
+#define G_SWAPQ(v) _mm_shuffle_epi32(v, 0x4e)
+#define G_CLMUL(a, b, i) _mm_clmulepi64_si128(a, b, i)
+#define G_ENC _mm_aesenc_si128
+#define G_ENCL _mm_aesenclast_si128
+#define G_LANE_INC _mm_setzero_si128()
+#elif HWC_GCM_W == 256
+typedef __m256i GV;
+#define GL 2
+#define GNV 8
+#define G_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define G_ST(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
+#define G_BC(x) _mm256_broadcastsi128_si256(x)
+#define G_LANE0(x) _mm256_zextsi128_si256(x)
+#define G_ZERO _mm256_setzero_si256
+#define G_LOW(v) _mm256_castsi256_si128(v)
+#define G_XOR _mm256_xor_si256
+#define G_ADD32 _mm256_add_epi32
+#define G_SHUF8 _mm256_shuffle_epi8
+#define G_SWAPQ(v) _mm256_shuffle_epi32(v, 0x4e)
+#define G_CLMUL(a, b, i) _mm256_clmulepi64_epi128(a, b, i)
+#define G_ENC _mm256_aesenc_epi128
+#define G_ENCL _mm256_aesenclast_epi128
+#define G_LANE_INC _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0)
+#elif HWC_GCM_W == 512
+typedef __m512i GV;
+#define GL 4
+#define GNV 8
+#define G_LD(p) _mm512_loadu_si512((const void *)(p))
+#define G_ST(p, v) _mm512_storeu_si512((void *)(p), v)
+#define G_BC(x) _mm512_broadcast_i32x4(x)
+#define G_LANE0(x) _mm512_zextsi128_si512(x)
+#define G_ZERO _mm512_setzero_si512
+#define G_LOW(v) _mm512_castsi512_si128(v)
+#define G_XOR _mm512_xor_si512
+#define G_ADD32 _mm512_add_epi32
+#define G_SHUF8 _mm512_shuffle_epi8
+#define G_SWAPQ(v) _mm512_shuffle_epi32(v, _MM_PERM_BADC)
+#define G_CLMUL(a, b, i) _mm512_clmulepi64_epi128(a, b, i)
+#define G_ENC _mm512_aesenc_epi128
+#define G_ENCL _mm512_aesenclast_epi128
+#define G_LANE_INC _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0)
+#else
+#error "HWC_GCM_W must be 128, 256 or 512"
+#endif
+
+#if HWC_GCM_W == 512
+#define G_XOR3(a, b, c) _mm512_ternarylogic_epi32(a, b, c, 0x96)
+#define G_PAIRS 1
+#else
+#define G_XOR3(a, b, c) G_XOR(G_XOR(a, b), c)
+#define G_PAIRS 0
+#endif
+
+#define GB (GNV * GL)          /* blocks per stitched iteration */
+#define G_UNROLL _Pragma("GCC unroll 16")
+
+
+/* ---- GHASH arithmetic ------------------------------------------------------------ */
+/* Whole-block byte reversal (block <-> GHASH integer). */
+HWC_X86_INLINE __m128i gcm_bswap_mask(void) {
+    return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+/* Reverses the bytes of the last 32-bit word only (counter block <-> lane counter). */
+HWC_X86_INLINE __m128i gcm_ctr_mask(void) {
+    return _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
+/* x^63 + x^62 + x^57: g* without x^128 and 1, divided by x^64. */
+#define GCM_FOLD_CONST 0xC200000000000000ull
+
+/* Karatsuba accumulation of d * p per 128-bit lane: lo, hi and the middle
+   product (d0 ^ d1)(p0 ^ p1), kt holding p0 ^ p1. */
+HWC_X86_INLINE void gh_acc(GV d, GV p, GV kt, GV *lo, GV *hi, GV *mid) {
+    *lo = G_XOR(*lo, G_CLMUL(d, p, 0x00));
+    *hi = G_XOR(*hi, G_CLMUL(d, p, 0x11));
+    *mid = G_XOR(*mid, G_CLMUL(G_XOR(d, G_SWAPQ(d)), kt, 0x00));
+}
+
+/* Two products at once, each sum updated by one three-way XOR. */
+HWC_X86_INLINE void gh_acc2(GV d, GV p, GV kt, GV e, GV q, GV ku, GV *lo, GV *hi, GV *mid) {
+    *lo = G_XOR3(*lo, G_CLMUL(d, p, 0x00), G_CLMUL(e, q, 0x00));
+    *hi = G_XOR3(*hi, G_CLMUL(d, p, 0x11), G_CLMUL(e, q, 0x11));
+    *mid = G_XOR3(*mid, G_CLMUL(G_XOR(d, G_SWAPQ(d)), kt, 0x00), G_CLMUL(G_XOR(e, G_SWAPQ(e)), ku, 0x00));
+}
+
+/* (hi x^128 + m x^64 + lo) x^-128 mod g* per lane, m = mid ^ lo ^ hi: the
+   low 64-bit half is folded twice (section comment at the top). */
+HWC_X86_INLINE GV gh_reduce(GV lo, GV hi, GV mid) {
+    const GV K = G_BC(_mm_set_epi64x(0, (long long)GCM_FOLD_CONST));
+    GV m = G_XOR3(mid, lo, hi);
+    m = G_XOR3(m, G_CLMUL(lo, K, 0x00), G_SWAPQ(lo));
+    return G_XOR3(hi, G_CLMUL(m, K, 0x00), G_SWAPQ(m));
+}
+
+/* XOR of the 128-bit lanes. */
+HWC_X86_INLINE __m128i gh_lanes_xor(GV v) {
+#if HWC_GCM_W == 128
+    return v;
+#elif HWC_GCM_W == 256
+    return _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+#else
+    const __m256i h = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    return _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+#endif
+}
+
+/* xmm versions for the table and single blocks. */
+HWC_X86_INLINE void gh_acc1(__m128i d, __m128i p, __m128i kt, __m128i *lo, __m128i *hi, __m128i *mid) {
+    *lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(d, p, 0x00));
+    *hi = _mm_xor_si128(*hi, _mm_clmulepi64_si128(d, p, 0x11));
+    *mid = _mm_xor_si128(*mid, _mm_clmulepi64_si128(_mm_xor_si128(d, _mm_shuffle_epi32(d, 0x4e)), kt, 0x00));
+}
+
+HWC_X86_INLINE __m128i gh_reduce1(__m128i lo, __m128i hi, __m128i mid) {
+    const __m128i K = _mm_set_epi64x(0, (long long)GCM_FOLD_CONST);
+    __m128i m = _mm_xor_si128(_mm_xor_si128(mid, lo), hi);
+    m = _mm_xor_si128(_mm_xor_si128(m, _mm_clmulepi64_si128(lo, K, 0x00)), _mm_shuffle_epi32(lo, 0x4e));
+    return _mm_xor_si128(_mm_xor_si128(hi, _mm_clmulepi64_si128(m, K, 0x00)), _mm_shuffle_epi32(m, 0x4e));
+}
+
+/* Halves of a XORed into both halves (the Karatsuba key of a table entry). */
+HWC_X86_INLINE __m128i gh_kar(__m128i a) {
+    const __m128i t = _mm_xor_si128(a, _mm_shuffle_epi32(a, 0x4e));
+    return _mm_unpacklo_epi64(t, t);
+}
+
+HWC_X86_INLINE __m128i gh_mont1(__m128i a, __m128i b) {
+    __m128i lo = _mm_setzero_si128(), hi = lo, mid = lo;
+    gh_acc1(a, b, gh_kar(b), &lo, &hi, &mid);
+    return gh_reduce1(lo, hi, mid);
+}
+
+/* ghash_init: P_1 = H x mod g* (a left shift with the bit shifted out of
+   x^127 folded back as g*, selected by a mask: no branch on the key), then
+   P_(n+1) = mont(P_n, P_1). */
+static void gcm_ghash_init(unsigned char *htab, const uint8_t h[16]) {
+    const __m128i u = _mm_shuffle_epi8(hwc_x86_ld(h), gcm_bswap_mask());
+    /* u << 1 across the 64-bit halves */
+    const __m128i sh = _mm_or_si128(_mm_slli_epi64(u, 1), _mm_slli_si128(_mm_srli_epi64(u, 63), 8));
+    /* all ones when bit 127 of u is set */
+    const __m128i top = _mm_shuffle_epi32(_mm_srai_epi32(u, 31), 0xff);
+    const __m128i gpoly = _mm_set_epi64x((long long)GCM_FOLD_CONST, 1);
+    __m128i p1 = _mm_xor_si128(sh, _mm_and_si128(top, gpoly)), p = p1;
+    for (int n = 1; n <= 32; n++) {
+        hwc_x86_st(htab + 16 * (32 - n), p);
+        hwc_x86_st(htab + 512 + 16 * (32 - n), gh_kar(p));
+        p = gh_mont1(p, p1);
+    }
+}
+
+/* GHASH of n blocks (1 <= n <= 32) into x (GHASH integer form), one reduction.
+   Full vectors first, the remaining n % GL blocks on xmm. */
+HWC_X86_INLINE __m128i gh_group(const unsigned char *htab, __m128i x, const uint8_t *in, size_t n) {
+    const unsigned char *pw = htab + 16 * (32 - n), *kt = pw + 512;
+    const __m128i bsw = gcm_bswap_mask();
+    __m128i r = _mm_setzero_si128();
+    size_t i = 0;
+    if (n >= GL) {
+        const GV bswv = G_BC(bsw);
+        GV lo = G_ZERO(), hi = lo, mid = lo;
+        for (i = GL; i + GL <= n; i += GL)
+            gh_acc(G_SHUF8(G_LD(in + 16 * i), bswv), G_LD(pw + 16 * i), G_LD(kt + 16 * i), &lo, &hi, &mid);
+        /* the block that takes x last: a short chain from x to the result */
+        gh_acc(G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x)), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
+        r = gh_lanes_xor(gh_reduce(lo, hi, mid));
+        x = _mm_setzero_si128();
+    }
+    if (GL > 1 && i < n) {
+        __m128i lo = _mm_setzero_si128(), hi = lo, mid = lo;
+        __m128i d = _mm_xor_si128(_mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw), x);
+        gh_acc1(d, hwc_x86_ld(pw + 16 * i), hwc_x86_ld(kt + 16 * i), &lo, &hi, &mid);
+        for (i++; i < n; i++) {
+            d = _mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw);
+            gh_acc1(d, hwc_x86_ld(pw + 16 * i), hwc_x86_ld(kt + 16 * i), &lo, &hi, &mid);
+        }
+        r = _mm_xor_si128(r, gh_reduce1(lo, hi, mid));
+    }
+    return r;
+}
+
+HWC_X86_INLINE __m128i gh_blocks(const unsigned char *htab, __m128i x, const uint8_t *in, size_t blocks) {
+    while (blocks) {
+        const size_t n = blocks < 32 ? blocks : 32;
+        x = gh_group(htab, x, in, n);
+        in += 16 * n;
+        blocks -= n;
+    }
+    return x;
+}
+
+static void gcm_ghash(const unsigned char *htab, uint8_t xb[16], const uint8_t *in,
+                                          size_t blocks) {
+    const __m128i bsw = gcm_bswap_mask();
+    const __m128i x = gh_blocks(htab, _mm_shuffle_epi8(hwc_x86_ld(xb), bsw), in, blocks);
+    hwc_x86_st(xb, _mm_shuffle_epi8(x, bsw));
+}
+
+/* ---- GCTR --------------------------------------------------------------------- */
+/* Round keys broadcast to every lane; nr is a constant after inlining. */
+typedef struct { GV k[15]; } gcm_keys;
+
+HWC_X86_INLINE void gcm_load_keys(gcm_keys *K, const uint8_t *s, const unsigned nr) {
+    G_UNROLL for (unsigned r = 0; r <= nr; r++) K->k[r] = G_BC(hwc_x86_ld(s + 16 * r));
+}
+
+/* n blocks of CTR (n < GB): vectors, then single blocks on xmm. c: lane
+   counter (see the top), advanced by n. */
+HWC_X86_INLINE void gcm_ctr_tail(const gcm_keys *K, __m128i *c, uint8_t *out, const uint8_t *in,
+                                 size_t n, const unsigned nr) {
+    const __m128i cm = gcm_ctr_mask();
+    const GV cmv = G_BC(cm);
+    const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
+    GV cv = G_ADD32(G_BC(*c), G_LANE_INC);
+    for (; GL > 1 && n >= GL; n -= GL, in += 16 * GL, out += 16 * GL) {
+        GV x = G_XOR(G_SHUF8(cv, cmv), K->k[0]);
+        cv = G_ADD32(cv, step);
+        G_UNROLL for (unsigned r = 1; r < nr; r++) x = G_ENC(x, K->k[r]);
+        G_ST(out, G_ENCL(x, G_XOR(K->k[nr], G_LD(in))));
+    }
+    __m128i c1 = G_LOW(cv);
+    for (; n; n--, in += 16, out += 16) {
+        __m128i x = _mm_xor_si128(_mm_shuffle_epi8(c1, cm), G_LOW(K->k[0]));
+        c1 = _mm_add_epi32(c1, _mm_set_epi32(1, 0, 0, 0));
+        G_UNROLL for (unsigned r = 1; r < nr; r++) x = _mm_aesenc_si128(x, G_LOW(K->k[r]));
+        hwc_x86_st(out, _mm_aesenclast_si128(x, _mm_xor_si128(G_LOW(K->k[nr]), hwc_x86_ld(in))));
+    }
+    *c = c1;
+}
+
+/* Scheduling fence (xmm and ymm): the compiler must have the listed vectors
+   in registers here and may not move their computation across it. It keeps
+   one GHASH product per AES round (in program order; the core overlaps
+   them) instead of all products first with their sums spilled to the stack
+   (16 vector registers). With 32 zmm registers the compiler's own order
+   measured faster. */
+#if HWC_GCM_W == 512
+#define G_FENCE(a, v, lo, hi, mid) ((void)0)
+#else
+#define G_FENCE(a, v, lo, hi, mid) \
+    __asm__("" : "+x"(a[0]), "+x"(a[1]), "+x"(a[2]), "+x"(a[3]), "+x"(a[4]), "+x"(a[5]), \
+            "+x"(a[6]), "+x"(a[7]), "+x"(v), "+x"(lo), "+x"(hi), "+x"(mid))
+#endif
+#if GNV != 8
+#error "G_FENCE lists 8 vectors"
+#endif
+
+/* One iteration: GB blocks of CTR from lane counters cv (advanced), and, when
+   hash (a constant) is set, GHASH of the GB blocks at gsrc into *x, one vector per
+   AES round. gsrc is read before out is written (decryption in place). */
+HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *cv, __m128i *x,
+                              const int hash, const uint8_t *gsrc, uint8_t *out, const uint8_t *in,
+                              const unsigned nr) {
+    const GV cmv = G_BC(gcm_ctr_mask()), bswv = G_BC(gcm_bswap_mask());
+    const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
+    const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
+    GV a[GNV];
+    GV lo = G_ZERO(), hi = lo, mid = lo;
+    /* GHASH input from memory: encryption hashes the previous batch's
+       output, which the compiler would otherwise keep (and spill) from the
+       stores before */
+    if (hash) __asm__("" : "+r"(gsrc));
+#if HWC_GCM_W > 128
+    /* While the counter's last byte does not wrap inside the batch, the
+       blocks are the batch's first block plus i in that byte: 32-bit lane
+       adds on the blocks themselves, no shuffles (AES-pipe slots). The branch
+       is on the counter, which is public (it derives from the IV). */
+    if ((uint32_t)_mm_extract_epi32(G_LOW(*cv), 3) % 256 <= 256 - GB) {
+        const GV step8 = G_BC(_mm_set_epi32(GL << 24, 0, 0, 0));
+        GV b = G_SHUF8(*cv, cmv);
+        G_UNROLL for (int i = 0; i < GNV; i++) {
+            a[i] = G_XOR(b, K->k[0]);
+            b = G_ADD32(b, step8);
+        }
+        *cv = G_ADD32(*cv, G_BC(_mm_set_epi32(GB, 0, 0, 0)));
+    } else
+#endif
+    G_UNROLL for (int i = 0; i < GNV; i++) {
+        a[i] = G_XOR(G_SHUF8(*cv, cmv), K->k[0]);
+        *cv = G_ADD32(*cv, step);
+    }
+    G_UNROLL for (unsigned r = 1; r < nr; r++) {
+        G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], K->k[r]);
+        /* vectors 1..GNV-1 (vector 0 takes x: below), two per round where
+           three-way XORs (VPTERNLOG) sum two products in one instruction */
+        const unsigned v = G_PAIRS ? 2 * r - 1 : r;
+        if (hash && v < GNV) {
+            GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
+            G_FENCE(a, d, lo, hi, mid);
+            if (G_PAIRS && v + 1 < GNV) {
+                GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
+                gh_acc2(d, G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v),
+                        e, G_LD(pw + 16 * GL * (v + 1)), G_LD(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
+            } else {
+                gh_acc(d, G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v), &lo, &hi, &mid);
+            }
+        }
+    }
+    if (hash) {
+        /* The block that takes x last, so that the chain from one
+           iteration's x to the next is one product, one reduction and the
+           lane sum (cheaper than carrying lane partials times H^GB: the
+           carry-less multiplies, not the lane sum, bound the loop). */
+        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
+        *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+    }
+    G_UNROLL for (int i = 0; i < GNV; i++)
+        G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(K->k[nr], G_LD(in + 16 * GL * i))));
+}
+
+HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctrb[16],
+                          uint8_t xb[16], uint8_t *out, const uint8_t *in, size_t blocks,
+                          const int dec, const unsigned nr) {
+    const __m128i bsw = gcm_bswap_mask(), cm = gcm_ctr_mask();
+    __m128i x = _mm_shuffle_epi8(hwc_x86_ld(xb), bsw);
+    __m128i c = _mm_shuffle_epi8(hwc_x86_ld(ctrb), cm);
+    gcm_keys K;
+    gcm_load_keys(&K, k->sched, nr);
+    const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
+    if (blocks >= GB) {
+        GV cv = G_ADD32(G_BC(c), G_LANE_INC);
+        if (!dec) {
+            gcm_batch(&K, htab, &cv, &x, 0, NULL, out, in, nr);
+            in += 16 * GB; out += 16 * GB; blocks -= GB;
+        }
+        while (blocks >= GB) {
+            gcm_batch(&K, htab, &cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
+            in += 16 * GB; out += 16 * GB; blocks -= GB;
+        }
+        c = G_LOW(cv);
+        hashed_to = dec ? in : out - 16 * GB;
+    }
+    if (dec) {
+        x = gh_blocks(htab, x, in, blocks);
+        gcm_ctr_tail(&K, &c, out, in, blocks, nr);
+    } else {
+        gcm_ctr_tail(&K, &c, out, in, blocks, nr);
+        x = gh_blocks(htab, x, hashed_to, (size_t)(out + 16 * blocks - hashed_to) / 16);
+    }
+    hwc_x86_st(xb, _mm_shuffle_epi8(x, bsw));
+    hwc_x86_st(ctrb, _mm_shuffle_epi8(c, cm));
+}
+
+#define GCM_BY_ROUNDS(C) do { \
+        if (k->rounds == 10) C(10); \
+        else if (k->rounds == 12) C(12); \
+        else C(14); \
+    } while (0)
+
+static void gcm_encrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
+                                            uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
+#define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, 0, n)
+    GCM_BY_ROUNDS(C);
+#undef C
+}
+
+static void gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
+                                            uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
+#define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, 1, n)
+    GCM_BY_ROUNDS(C);
+#undef C
+}
+
+
+/* The GCM slots of the kernel table, for the kernel file's initialiser. */
+#define HWC_X86_GCM_SLOTS                                                     \
+    .ghash_init = gcm_ghash_init, .ghash = gcm_ghash,                          \
+    .gcm_encrypt = gcm_encrypt, .gcm_decrypt = gcm_decrypt
+
+#endif

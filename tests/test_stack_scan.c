@@ -1,9 +1,9 @@
 /* No key material left on the dead stack: the stack below the test is zeroed,
- * one public call runs (every mode of every usable aes kernel, CMAC,
+ * one public call runs (every mode of every usable aes kernel, CMAC, GCM,
  * HMAC-Streebog and PBKDF2 on every streebog kernel), then the stack it used
  * is searched for any 16-byte piece of the secrets: the kernel's key schedule
- * (every 16-byte chunk of it), the FIPS-197 round keys, the CMAC subkeys,
- * and the HMAC inner and outer pad states. Any copy fails the test.
+ * (every 16-byte chunk of it), the CMAC subkeys, the GCM hash-key table, and
+ * the HMAC inner and outer pad states. Any copy fails the test.
  *
  * Sanitizer builds change every frame (and ASan keeps frames elsewhere):
  * the test reports itself skipped there; scripts/test-all.sh runs it in the
@@ -117,12 +117,15 @@ typedef struct {
     size_t key_len, len;
     hwc_aes_key k;
     hwc_aes_xts_key xk;
-    uint8_t in[1040], out[1040];
+    hwc_aes_gcm_key gk;
+    uint8_t in[1040], out[1040], tag[16];
 } aes_job;
 
-enum { SETKEY, ECB_E, ECB_D, CBC_E, CBC_D, CTR, XTS_SETKEY, XTS_E, XTS_D, CMAC, CMAC_STREAM, MODES };
+enum { SETKEY, ECB_E, ECB_D, CBC_E, CBC_D, CTR, XTS_SETKEY, XTS_E, XTS_D, CMAC, CMAC_STREAM,
+       GCM_SETKEY, GCM_E, GCM_D, GCM_STREAM, MODES };
 static const char *const mode_names[MODES] = {"setkey", "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr",
-                                              "xts-setkey", "xts-enc", "xts-dec", "cmac", "cmac-stream"};
+                                              "xts-setkey", "xts-enc", "xts-dec", "cmac", "cmac-stream",
+                                              "gcm-setkey", "gcm-enc", "gcm-dec", "gcm-stream"};
 
 static void aes_call(void *arg) {
     aes_job *j = arg;
@@ -138,6 +141,18 @@ static void aes_call(void *arg) {
     case XTS_E: hwc_aes_xts_encrypt(&j->xk, iv, j->out, j->in, j->len); break;
     case XTS_D: hwc_aes_xts_decrypt(&j->xk, iv, j->out, j->in, j->len); break;
     case CMAC: hwc_cmac(key64, j->key_len, j->in, j->len, tag); break;
+    case GCM_SETKEY: hwc_aes_gcm_setkey(&j->gk, key64, j->key_len); break;
+    case GCM_E: hwc_aes_gcm_encrypt(&j->gk, iv, 12, j->in, 20, j->out, j->in, j->len, j->tag, 16); break;
+    case GCM_D: hwc_aes_gcm_decrypt(&j->gk, iv, 12, j->in, 20, j->out, j->out, j->len, j->tag, 16); break;
+    case GCM_STREAM: {   /* two updates, a 17-byte IV; the context is not on the stack */
+        static hwc_aes_gcm_ctx c;
+        hwc_aes_gcm_init(&c, &j->gk, iv, 17);
+        hwc_aes_gcm_aad(&c, j->in, 5);
+        hwc_aes_gcm_encrypt_update(&c, j->out, j->in, j->len / 2);
+        hwc_aes_gcm_encrypt_update(&c, j->out + j->len / 2, j->in + j->len / 2, j->len - j->len / 2);
+        hwc_aes_gcm_encrypt_final(&c, tag, 16);
+        break;
+    }
     default: {   /* the context is not on the stack: only the calls' frames are */
         static hwc_cmac_ctx c;
         hwc_cmac_init(&c, key64, j->key_len);
@@ -171,6 +186,9 @@ static void aes_kernel(const char *kernel, void *arg) {
         j.key_len = kl;
         cr_assert_eq(hwc_aes_setkey(&j.k, key64, kl), HWC_OK);
         aes_needles(&j.k, kl);
+        cr_assert_eq(hwc_aes_gcm_setkey(&j.gk, key64, kl), HWC_OK);   /* hash key and its powers */
+        add_needles(j.gk.aes.sched, sizeof j.gk.aes.sched);
+        add_needles(j.gk.htab, sizeof j.gk.htab);
         if (kl != 24) {
             cr_assert_eq(hwc_aes_xts_setkey(&j.xk, key64, 2 * kl), HWC_OK);
             add_needles(j.xk.data.sched, sizeof j.xk.data.sched);
@@ -184,7 +202,7 @@ static void aes_kernel(const char *kernel, void *arg) {
                 char what[64];
                 snprintf(what, sizeof what, "AES-%zu %s %zu bytes", 8 * kl, mode_names[m], lens[l]);
                 expect_clean(kernel, what, aes_call, &j);
-                if (m == SETKEY || m == XTS_SETKEY) break;
+                if (m == SETKEY || m == XTS_SETKEY || m == GCM_SETKEY) break;
             }
         }
     }

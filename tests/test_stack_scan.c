@@ -214,15 +214,22 @@ Test(stack_scan, aes_every_kernel_and_mode) {
 }
 
 /* ---- HMAC-Streebog and PBKDF2: the pad states after K0 ^ ipad / opad ---------- */
-typedef struct { int pbkdf2; unsigned bits; size_t key_len, len; uint8_t msg[300]; } hmac_job;
+enum { HMAC_ONESHOT, HMAC_STREAM, PBKDF2 };
+typedef struct { int kind; unsigned bits; size_t key_len, len; uint8_t msg[300]; } hmac_job;
 
 static void hmac_call(void *arg) {
     hmac_job *j = arg;
     uint8_t out[128];
-    if (j->pbkdf2)
-        hwc_pbkdf2_streebog512(key64, j->key_len, j->msg, 16, 2, out, sizeof out);
-    else
-        hwc_hmac_streebog(j->bits, key64, j->key_len, j->msg, j->len, out);
+    static hwc_hmac_streebog_ctx c;   /* not on the stack: only the calls' frames are */
+    switch (j->kind) {
+    case PBKDF2: hwc_pbkdf2_streebog512(key64, j->key_len, j->msg, 16, 2, out, sizeof out); break;
+    case HMAC_ONESHOT: hwc_hmac_streebog(j->bits, key64, j->key_len, j->msg, j->len, out); break;
+    default:
+        hwc_hmac_streebog_init(&c, j->bits, key64, j->key_len);
+        hwc_hmac_streebog_update(&c, j->msg, j->len / 3);
+        hwc_hmac_streebog_update(&c, j->msg + j->len / 3, j->len - j->len / 3);
+        hwc_hmac_streebog_final(&c, out);
+    }
 }
 
 /* RFC 2104: the chaining values after the one block K0 ^ ipad and K0 ^ opad
@@ -250,14 +257,16 @@ static void hmac_kernel(const char *kernel, void *arg) {
             n_needles = 0;
             add_needles(key64, kl);
             hmac_needles(bits, kl);
-            for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
-                j = (hmac_job){0, bits, kl, lens[l], {0}};
-                char what[64];
-                snprintf(what, sizeof what, "HMAC-Streebog-%u key %zu msg %zu", bits, kl, lens[l]);
-                expect_clean(kernel, what, hmac_call, &j);
-            }
+            for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
+                for (int kind = HMAC_ONESHOT; kind <= HMAC_STREAM; kind++) {
+                    j = (hmac_job){kind, bits, kl, lens[l], {0}};
+                    char what[64];
+                    snprintf(what, sizeof what, "HMAC-Streebog-%u%s key %zu msg %zu", bits,
+                             kind == HMAC_STREAM ? " streamed" : "", kl, lens[l]);
+                    expect_clean(kernel, what, hmac_call, &j);
+                }
             if (bits == 512) {
-                j = (hmac_job){1, 512, kl, 0, {0}};
+                j = (hmac_job){PBKDF2, 512, kl, 0, {0}};
                 expect_clean(kernel, "PBKDF2-HMAC-Streebog-512", hmac_call, &j);
             }
         }

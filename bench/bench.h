@@ -61,6 +61,7 @@ void hwc_bench_sink(const void *p, size_t len);
 
 /* Family drivers (bench_aes.c, bench_gcm.c, bench_streebog.c, bench_mpi.c). */
 void hwc_bench_aes(const hwc_bench_opts *o);
+void hwc_bench_aes_many(const hwc_bench_opts *o);   /* bench_aes_many.c, run by hwc_bench_aes */
 void hwc_bench_gcm(const hwc_bench_opts *o);
 void hwc_bench_streebog(const hwc_bench_opts *o);
 void hwc_bench_mpi(const hwc_bench_opts *o);

@@ -4,14 +4,22 @@
  * bound at setkey; a kernel without them gets GCTR from its ecb_encrypt and
  * the portable constant-time GHASH (internal/ghash_portable.h).
  *
- * Partial blocks: AAD and ciphertext bytes are XORed straight into the GHASH
- * accumulator x, and x is multiplied by H (a GHASH step over a zero block)
- * when the block is complete or padded (section 7.1 step 5: zero padding).
- * buf keeps the keystream of a partial data block.
+ * Streaming, partial blocks: AAD and ciphertext bytes are XORed straight
+ * into the GHASH accumulator x, and x is multiplied by H (a GHASH step over a
+ * zero block) when the block is complete or padded (section 7.1 step 5: zero
+ * padding). buf keeps the keystream of a partial data block.
+ *
+ * One-shot: no context. E_K(J0) comes from the same ecb_encrypt call as the
+ * keystream of the data the GCM slots do not take (all of a short message,
+ * else its final partial block), and one GHASH call covers the padded AAD
+ * tail, the padded ciphertext the slots did not hash and the length block.
+ * Every call looks the kernel up once and checks its arguments once.
  * Contract: docs/API.md (gcm.h). On error nothing is written. */
+#include <stddef.h>
 #include <string.h>
 #include "hwcrypt/gcm.h"
 #include "core/aes_internal.h"
+#include "core/gcm_internal.h"
 #include "internal/ghash_portable.h"
 #include "internal/wipe.h"
 #include "internal/ct.h"
@@ -20,6 +28,12 @@
 #define GCM_MAX_DATA (((uint64_t)1 << 36) - 32)
 #define GCM_MAX_AAD (((uint64_t)1 << 61) - 1)
 #define GCM_BATCH 8   /* counter blocks per ecb_encrypt call on the fallback path */
+/* One-shot messages of up to this many whole blocks run on ecb_encrypt and
+   ghash alone (one call each), not on the GCM slots. Kept at one: kernels
+   that read several blocks with one wide load (ymm, zmm) would read blocks
+   core/ has just written with separate 16-byte stores, and such a load
+   waits until those stores reach the cache. */
+#define GCM_SHORT_BLOCKS 1
 
 /* Streaming states; anything else is a context never initialised. */
 enum {
@@ -28,7 +42,19 @@ enum {
     ST_DEC = 0x43454447u,   /* decrypt data seen */
 };
 
-static const uint8_t zero_block[16];
+/* Zero blocks: E_K(0^128) in setkey, the GHASH step of a padded partial
+   block (streaming), XORed for a plain copy (one-shot). */
+static const uint8_t zero_blocks[16 * (GCM_SHORT_BLOCKS + 1)];
+
+/* Zeroes (wipes) n bytes in 16-byte pieces: fixed-size stores, where one
+   memset of a larger buffer may become a string instruction, slow to start
+   for a few dozen bytes. */
+static void wipe_pieces(void *p, size_t n) {
+    uint8_t *b = p;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) hwc_wipe_inline(b + i, 16);
+    if (i < n) hwc_wipe_inline(b + i, n - i);
+}
 
 static const hwc_aes_impl *gcm_impl(const hwc_aes_gcm_key *k) {
     return hwc_aes_key_impl(&k->aes);
@@ -40,20 +66,67 @@ static void ghash(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t x[
     else hwc_ghash_portable(k->htab, x, in, blocks);
 }
 
-/* Section 6.2: the low 32 bits, big-endian, incremented mod 2^32. */
+static uint32_t load_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void store_be32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* Blocks that a kernel reads right after core/ wrote them are written with
+   one 16-byte store (GCC/clang vector extension), so that the kernel's
+   16-byte load takes its data from that store (a load spanning several
+   smaller stores waits for them to reach the cache). */
+typedef uint32_t gcm_u32x4 __attribute__((vector_size(16)));
+typedef uint64_t gcm_u64x2 __attribute__((vector_size(16)));
+
+/* The host-order 32-bit word whose bytes in memory are v big-endian. */
+static uint32_t be32_word(uint32_t v) {
+    uint8_t b[4];
+    uint32_t w;
+    store_be32(b, v);
+    memcpy(&w, b, 4);
+    return w;
+}
+
+/* Section 6.2: out = inc32 applied i times to ctr (the low 32 bits,
+   big-endian, incremented mod 2^32); out may be ctr. */
+static void ctr_plus(uint8_t out[16], const uint8_t ctr[16], uint32_t i) {
+    gcm_u32x4 v;
+    memcpy(&v, ctr, 16);
+    v[3] = be32_word(load_be32(ctr + 12) + i);
+    memcpy(out, &v, 16);
+}
+
 static void inc32(uint8_t ctr[16]) {
-    uint32_t v = ((uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16 | (uint32_t)ctr[14] << 8 | ctr[15]) + 1;
-    ctr[12] = (uint8_t)(v >> 24);
-    ctr[13] = (uint8_t)(v >> 16);
-    ctr[14] = (uint8_t)(v >> 8);
-    ctr[15] = (uint8_t)v;
+    ctr_plus(ctr, ctr, 1);
+}
+
+/* The host-order 64-bit word whose bytes in memory are v big-endian. */
+static uint64_t be64_word(uint64_t v) {
+    uint8_t b[8];
+    uint64_t w;
+    store_be32(b, (uint32_t)(v >> 32));
+    store_be32(b + 4, (uint32_t)v);
+    memcpy(&w, b, 8);
+    return w;
+}
+
+/* Section 7.1 step 5 (and step 2): [len(A)]_64 || [len(C)]_64, in bits. */
+static void length_block(uint8_t blk[16], uint64_t a_bytes, uint64_t c_bytes) {
+    const gcm_u64x2 v = {be64_word(a_bytes * 8), be64_word(c_bytes * 8)};
+    memcpy(blk, &v, 16);
 }
 
 /* Section 6.5 GCTR over whole blocks + GHASH of the ciphertext, from the
    kernel's ecb_encrypt: decrypt hashes in before out is written. */
-static void gctr_fallback(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
-                          uint8_t ctr[16], uint8_t x[16], uint8_t *out, const uint8_t *in,
-                          size_t blocks) {
+__attribute__((noinline)) static void gctr_fallback(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k,
+                                                    int dec, uint8_t ctr[16], uint8_t x[16], uint8_t *out,
+                                                    const uint8_t *in, size_t blocks) {
     uint8_t ks[16 * GCM_BATCH];
     while (blocks) {
         size_t n = blocks < GCM_BATCH ? blocks : GCM_BATCH;
@@ -69,75 +142,81 @@ static void gctr_fallback(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, in
         out += 16 * n;
         blocks -= n;
     }
-    hwc_wipe_inline(ks, sizeof ks);
+    wipe_pieces(ks, sizeof ks);
 }
 
-static void gctr_blocks(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
-                        uint8_t ctr[16], uint8_t x[16], uint8_t *out, const uint8_t *in,
-                        size_t blocks) {
+static inline void gctr_blocks(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, int dec,
+                               uint8_t ctr[16], uint8_t x[16], uint8_t *out, const uint8_t *in,
+                               size_t blocks) {
     if (dec && impl->gcm_decrypt) impl->gcm_decrypt(&k->aes, k->htab, ctr, x, out, in, blocks);
     else if (!dec && impl->gcm_encrypt) impl->gcm_encrypt(&k->aes, k->htab, ctr, x, out, in, blocks);
     else gctr_fallback(impl, k, dec, ctr, x, out, in, blocks);
 }
 
-/* Section 6.4 on a 64-bit big-endian pair (lengths in bits). */
-static void ghash_lengths(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t x[16],
-                          uint64_t a_bits, uint64_t b_bits) {
-    uint8_t blk[16];
-    for (int i = 0; i < 8; i++) {
-        blk[i] = (uint8_t)(a_bits >> (56 - 8 * i));
-        blk[8 + i] = (uint8_t)(b_bits >> (56 - 8 * i));
-    }
-    ghash(impl, k, x, blk, 1);
-}
-
-int hwc_aes_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len) {
+int hwc_aes_gcm_setkey_with(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len, const hwc_aes_impl *impl) {
     if (!k) return HWC_ERR_NULL_POINTER;
     hwc_aes_key aes;
-    int rc = hwc_aes_setkey(&aes, key, key_len);
+    int rc = hwc_aes_setkey_with(&aes, key, key_len, impl);
     if (rc != HWC_OK) return rc;                 /* k untouched */
-    const hwc_aes_impl *impl = hwc_aes_key_impl(&aes);
     uint8_t h[16];
-    impl->ecb_encrypt(&aes, h, zero_block, 1);   /* H = CIPH_K(0^128), section 7.1 step 1 */
+    impl->ecb_encrypt(&aes, h, zero_blocks, 1);   /* H = CIPH_K(0^128), section 7.1 step 1 */
     k->aes = aes;
     if (impl->ghash_init) impl->ghash_init(k->htab, h);
     else hwc_ghash_portable_init(k->htab, h);
     hwc_wipe_inline(h, sizeof h);
     hwc_wipe_inline(&aes, sizeof aes);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return HWC_OK;
 }
 
-/* Section 7.1 step 2: J0 = IV || 0^31 || 1 for 96-bit IVs, else
-   GHASH(IV || 0^(s+64) || [len(IV)]_64). Then the context's first counter
-   inc32(J0) and E_K(J0). */
+int hwc_aes_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len) {
+    return hwc_aes_gcm_setkey_with(k, key, key_len, hwc_active_aes());
+}
+
+/* Section 7.1 step 2, IVs other than 96 bits: J0 = GHASH(IV || 0^(s+64) ||
+   [len(IV)]_64): the whole IV blocks, then its padded tail and the length
+   block in one call. */
+static void j0_hashed(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t j0[16],
+                      const uint8_t *iv, size_t iv_len) {
+    size_t full = iv_len / 16, rem = iv_len % 16;
+    uint8_t last[32] = {0};
+    memset(j0, 0, 16);
+    if (full) ghash(impl, k, j0, iv, full);
+    memcpy(last, iv + 16 * full, rem);
+    length_block(last + (rem ? 16 : 0), 0, iv_len);
+    ghash(impl, k, j0, last, rem ? 2 : 1);
+}
+
+/* Section 7.1 step 2: J0 = IV || 0^31 || 1 for 96-bit IVs. */
+static inline void derive_j0(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t j0[16],
+                             const uint8_t *iv, size_t iv_len) {
+    if (iv_len != 12) {
+        j0_hashed(impl, k, j0, iv, iv_len);
+        return;
+    }
+    uint32_t w[3];
+    memcpy(w, iv, 12);
+    const gcm_u32x4 v = {w[0], w[1], w[2], be32_word(1)};
+    memcpy(j0, &v, 16);
+}
+
+/* The context's first counter inc32(J0) and E_K(J0). */
 static void start(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, const hwc_aes_gcm_key *k,
                   const uint8_t *iv, size_t iv_len) {
-    uint8_t j0[16] = {0};
-    if (iv_len == 12) {
-        memcpy(j0, iv, 12);
-        j0[15] = 1;
-    } else {
-        size_t full = iv_len / 16, rem = iv_len % 16;
-        if (full) ghash(impl, k, j0, iv, full);
-        if (rem) {
-            for (size_t i = 0; i < rem; i++) j0[i] ^= iv[16 * full + i];
-            ghash(impl, k, j0, zero_block, 1);
-        }
-        ghash_lengths(impl, k, j0, 0, (uint64_t)iv_len * 8);
-    }
-    memset(c, 0, sizeof *c);
+    uint8_t j0[16];
+    derive_j0(impl, k, j0, iv, iv_len);
+    wipe_pieces(c, sizeof *c);
     c->key = k;
     impl->ecb_encrypt(&k->aes, c->ek_j0, j0, 1);
-    memcpy(c->ctr, j0, 16);
-    inc32(c->ctr);
+    ctr_plus(c->ctr, j0, 1);
     c->state = ST_AAD;
     hwc_wipe_inline(j0, sizeof j0);
 }
 
-static int live(const hwc_aes_gcm_ctx *c) {
-    return (c->state == ST_AAD || c->state == ST_ENC || c->state == ST_DEC) && c->key &&
-           gcm_impl(c->key);
+/* The kernel of a context in state ST_AAD or `want`, else NULL. */
+static const hwc_aes_impl *live(const hwc_aes_gcm_ctx *c, unsigned want) {
+    if ((c->state != ST_AAD && c->state != want) || !c->key) return NULL;
+    return gcm_impl(c->key);
 }
 
 int hwc_aes_gcm_init(hwc_aes_gcm_ctx *c, const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_len) {
@@ -146,7 +225,7 @@ int hwc_aes_gcm_init(hwc_aes_gcm_ctx *c, const hwc_aes_gcm_key *k, const uint8_t
     const hwc_aes_impl *impl = gcm_impl(k);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
     start(c, impl, k, iv, iv_len);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return HWC_OK;
 }
 
@@ -157,7 +236,7 @@ static void absorb(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, const uint8_t *
     for (size_t i = 0; i < len; i++) {
         c->x[pos] ^= p[i];
         if (++pos == 16) {
-            ghash(impl, c->key, c->x, zero_block, 1);
+            ghash(impl, c->key, c->x, zero_blocks, 1);
             pos = 0;
         }
     }
@@ -165,10 +244,11 @@ static void absorb(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, const uint8_t *
 
 int hwc_aes_gcm_aad(hwc_aes_gcm_ctx *c, const uint8_t *aad, size_t len) {
     if (!c) return HWC_ERR_NULL_POINTER;
-    if (!live(c) || c->state != ST_AAD) return HWC_ERR_BAD_ARGUMENT;
+    const hwc_aes_impl *impl = live(c, ST_AAD);
+    if (!impl) return HWC_ERR_BAD_ARGUMENT;
     if (len && !aad) return HWC_ERR_NULL_POINTER;
     if ((uint64_t)len > GCM_MAX_AAD - c->aad_len) return HWC_ERR_DATA_LENGTH;
-    const hwc_aes_impl *impl = gcm_impl(c->key);
+    if (!len) return HWC_OK;                   /* (aad may be NULL) */
     size_t head = (size_t)((16 - c->aad_len % 16) % 16);
     if (head > len) head = len;
     absorb(c, impl, aad, head, c->aad_len);
@@ -176,13 +256,8 @@ int hwc_aes_gcm_aad(hwc_aes_gcm_ctx *c, const uint8_t *aad, size_t len) {
     if (full) ghash(impl, c->key, c->x, aad + head, full);
     absorb(c, impl, aad + head + 16 * full, tail, 0);
     c->aad_len += len;
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return HWC_OK;
-}
-
-/* End of the AAD: its zero padding (a pending partial block is multiplied). */
-static void close_aad(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl) {
-    if (c->state == ST_AAD && c->aad_len % 16) ghash(impl, c->key, c->x, zero_block, 1);
 }
 
 /* Keystream bytes of the partial block at data position pos onward; the
@@ -194,18 +269,20 @@ static void partial(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, int dec, uint8
         out[i] = ci ^ c->buf[pos + i];
         c->x[pos + i] ^= dec ? ci : out[i];
     }
-    if (pos + len == 16) ghash(impl, c->key, c->x, zero_block, 1);
+    if (pos + len == 16) ghash(impl, c->key, c->x, zero_blocks, 1);
 }
 
 static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, size_t len) {
     if (!c) return HWC_ERR_NULL_POINTER;
     unsigned want = dec ? ST_DEC : ST_ENC;
-    if (!live(c) || (c->state != ST_AAD && c->state != want)) return HWC_ERR_BAD_ARGUMENT;
+    const hwc_aes_impl *impl = live(c, want);
+    if (!impl) return HWC_ERR_BAD_ARGUMENT;
     if (len && (!out || !in)) return HWC_ERR_NULL_POINTER;
     if ((uint64_t)len > GCM_MAX_DATA - c->data_len) return HWC_ERR_DATA_LENGTH;
-    const hwc_aes_impl *impl = gcm_impl(c->key);
-    close_aad(c, impl);
+    /* end of the AAD: its zero padding (a pending partial block is multiplied) */
+    if (c->state == ST_AAD && c->aad_len % 16) ghash(impl, c->key, c->x, zero_blocks, 1);
     c->state = want;
+    if (!len) return HWC_OK;                   /* (out and in may be NULL) */
     size_t pos = (size_t)(c->data_len % 16);
     c->data_len += len;
     if (pos) {                                 /* finish the pending keystream block */
@@ -227,13 +304,13 @@ static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, 
 
 int hwc_aes_gcm_encrypt_update(hwc_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len) {
     int rc = update(c, 0, out, in, len);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return rc;
 }
 
 int hwc_aes_gcm_decrypt_update(hwc_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len) {
     int rc = update(c, 1, out, in, len);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return rc;
 }
 
@@ -241,48 +318,60 @@ static int tag_len_ok(size_t t) {
     return t == 4 || t == 8 || (t >= 12 && t <= 16);
 }
 
+/* Constant-time comparison of the first tag_len bytes of the computed tag t
+   with tag: 1 iff equal. Only this verdict is revealed. */
+static int tag_matches(const uint8_t t[16], const uint8_t *tag, size_t tag_len) {
+    uint8_t diff = 0;
+    for (size_t i = 0; i < tag_len; i++) diff |= (uint8_t)(t[i] ^ tag[i]);
+    uint8_t ok = (uint8_t)(((unsigned)diff - 1u) >> 8 & 1u);   /* 1 iff diff == 0 */
+    HWC_DECLASSIFY(&ok, sizeof ok);
+    return ok;
+}
+
 /* Section 7.1 steps 5-6: S = GHASH(... || [len(A)]_64 || [len(C)]_64),
-   T = MSB_t(GCTR(J0, S)) = MSB_t(E_K(J0) ^ S). */
-static void compute_tag(hwc_aes_gcm_ctx *c, uint8_t full_tag[16]) {
-    const hwc_aes_impl *impl = gcm_impl(c->key);
-    close_aad(c, impl);
-    if (c->data_len % 16) ghash(impl, c->key, c->x, zero_block, 1);
-    ghash_lengths(impl, c->key, c->x, c->aad_len * 8, c->data_len * 8);
+   T = MSB_t(GCTR(J0, S)) = MSB_t(E_K(J0) ^ S). The zero padding of a
+   pending AAD block and of a pending data block and the length block go to
+   one GHASH call. */
+static void compute_tag(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, uint8_t full_tag[16]) {
+    uint8_t blk[48] = {0};
+    size_t n = (c->state == ST_AAD && c->aad_len % 16) + (c->data_len % 16 != 0);
+    length_block(blk + 16 * n, c->aad_len, c->data_len);
+    ghash(impl, c->key, c->x, blk, n + 1);
     for (int i = 0; i < 16; i++) full_tag[i] = c->x[i] ^ c->ek_j0[i];
 }
 
-static int final_check(const hwc_aes_gcm_ctx *c, unsigned want, const uint8_t *tag, size_t tag_len) {
+static int final_check(const hwc_aes_gcm_ctx *c, unsigned want, const uint8_t *tag, size_t tag_len,
+                       const hwc_aes_impl **impl) {
     if (!c) return HWC_ERR_NULL_POINTER;
-    if (!live(c) || (c->state != ST_AAD && c->state != want)) return HWC_ERR_BAD_ARGUMENT;
+    if (!(*impl = live(c, want))) return HWC_ERR_BAD_ARGUMENT;
     if (!tag) return HWC_ERR_NULL_POINTER;
     if (!tag_len_ok(tag_len)) return HWC_ERR_BAD_ARGUMENT;
     return HWC_OK;
 }
 
 int hwc_aes_gcm_encrypt_final(hwc_aes_gcm_ctx *c, uint8_t *tag, size_t tag_len) {
-    int rc = final_check(c, ST_ENC, tag, tag_len);
+    const hwc_aes_impl *impl;
+    int rc = final_check(c, ST_ENC, tag, tag_len, &impl);
     if (rc != HWC_OK) return rc;
     uint8_t t[16];
-    compute_tag(c, t);
+    compute_tag(c, impl, t);
     memcpy(tag, t, tag_len);
     hwc_wipe_inline(t, sizeof t);
-    hwc_wipe(c, sizeof *c);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    wipe_pieces(c, sizeof *c);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return HWC_OK;
 }
 
-/* Constant-time comparison; only the verdict is revealed. */
 int hwc_aes_gcm_decrypt_final(hwc_aes_gcm_ctx *c, const uint8_t *tag, size_t tag_len) {
-    int rc = final_check(c, ST_DEC, tag, tag_len);
+    const hwc_aes_impl *impl;
+    int rc = final_check(c, ST_DEC, tag, tag_len, &impl);
     if (rc != HWC_OK) return rc;
-    uint8_t t[16], diff = 0;
-    compute_tag(c, t);
-    for (size_t i = 0; i < tag_len; i++) diff |= (uint8_t)(t[i] ^ tag[i]);
-    uint8_t ok = (uint8_t)(((unsigned)diff - 1u) >> 8 & 1u);   /* 1 iff diff == 0 */
-    HWC_DECLASSIFY(&ok, sizeof ok);
+    uint8_t t[16];
+    compute_tag(c, impl, t);
+    int ok = tag_matches(t, tag, tag_len);
     hwc_wipe_inline(t, sizeof t);
-    hwc_wipe(c, sizeof *c);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    wipe_pieces(c, sizeof *c);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return ok ? HWC_OK : HWC_ERR_AUTH_FAILED;
 }
 
@@ -290,29 +379,101 @@ int hwc_aes_gcm_decrypt_final(hwc_aes_gcm_ctx *c, const uint8_t *tag, size_t tag
 
 static int oneshot_check(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_len,
                          const uint8_t *aad, size_t aad_len, const uint8_t *out,
-                         const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len) {
+                         const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len,
+                         const hwc_aes_impl **impl) {
     if (!k || !iv || !tag) return HWC_ERR_NULL_POINTER;
     if ((aad_len && !aad) || (len && (!out || !in))) return HWC_ERR_NULL_POINTER;
     if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_AAD || !tag_len_ok(tag_len)) return HWC_ERR_BAD_ARGUMENT;
     if ((uint64_t)len > GCM_MAX_DATA || (uint64_t)aad_len > GCM_MAX_AAD) return HWC_ERR_DATA_LENGTH;
-    if (!gcm_impl(k)) return HWC_ERR_BAD_ARGUMENT;
+    if (!(*impl = gcm_impl(k))) return HWC_ERR_BAD_ARGUMENT;
     return HWC_OK;
 }
 
-/* One message through a stack context (wiped by final). Decrypt: on a tag
-   mismatch out[0..len) is zeroed, so no unauthenticated plaintext leaves. */
+/* out1 = out2 = a ^ b over n bytes, 16 at a time (either output may be a). */
+static void xor_to(uint8_t *out1, uint8_t *out2, const uint8_t *a, const uint8_t *b, size_t n) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        gcm_u64x2 u, v;
+        memcpy(&u, a + i, 16);
+        memcpy(&v, b + i, 16);
+        u ^= v;
+        memcpy(out1 + i, &u, 16);
+        memcpy(out2 + i, &u, 16);
+    }
+    for (; i < n; i++) out1[i] = out2[i] = (uint8_t)(a[i] ^ b[i]);
+}
+
+/* The one-shot's secrets, wiped once at return. */
+typedef struct {
+    uint8_t x[16];                              /* GHASH accumulator, then the full tag */
+    uint8_t ctr[16];                            /* the GCM slots' counter */
+    uint8_t ks[16 * (GCM_SHORT_BLOCKS + 2)];    /* J0 and counter blocks, then E_K(J0) and keystream */
+} oneshot_secrets;
+
+/* One whole message. The GCM slots (or the ECB fallback) take the whole
+   blocks of a message longer than GCM_SHORT_BLOCKS blocks; the rest of the
+   data ("covered": the final partial block, or the whole short message) is
+   XORed with keystream from the ecb_encrypt call that also gives E_K(J0).
+   GHASH: whole AAD blocks straight from aad, the slots' blocks inside the
+   slots, and g = padded AAD tail (hashed before the slots when they run) ||
+   padded covered ciphertext || length block in one call. Decrypt writes
+   the covered plaintext only after the tag verified, and on a mismatch
+   zeroes out[0..len): no unauthenticated plaintext leaves. */
 static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t iv_len,
                    const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in, size_t len,
                    uint8_t *tag, size_t tag_len) {
-    int rc = oneshot_check(k, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
+    const hwc_aes_impl *impl;
+    int rc = oneshot_check(k, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len, &impl);
     if (rc != HWC_OK) return rc;
-    hwc_aes_gcm_ctx c;
-    start(&c, gcm_impl(k), k, iv, iv_len);
-    hwc_aes_gcm_aad(&c, aad, aad_len);
-    update(&c, dec, out, in, len);
-    if (!dec) return hwc_aes_gcm_encrypt_final(&c, tag, tag_len);
-    rc = hwc_aes_gcm_decrypt_final(&c, tag, tag_len);
-    if (rc != HWC_OK && len) hwc_wipe(out, len);
+    oneshot_secrets s;
+    uint8_t g[16 * (GCM_SHORT_BLOCKS + 3)];   /* public: AAD, ciphertext, lengths */
+    size_t ng = 0;
+    memset(s.x, 0, sizeof s.x);
+    derive_j0(impl, k, s.ks, iv, iv_len);
+
+    size_t afull = aad_len / 16, arem = aad_len % 16;
+    if (afull) ghash(impl, k, s.x, aad, afull);
+    if (arem) {
+        memcpy(g, aad + 16 * afull, arem);
+        memset(g + arem, 0, 16 - arem);
+        ng = 1;
+    }
+
+    const size_t full = len / 16;
+    const int slots = full > GCM_SHORT_BLOCKS;
+    const size_t cov = slots ? len % 16 : len, off = len - cov;
+    const size_t cov_blocks = (cov + 15) / 16;
+    /* section 6.5: covered block i (from 1) takes the counter J0 + off / 16 + i */
+    for (size_t i = 1; i <= cov_blocks; i++) ctr_plus(s.ks + 16 * i, s.ks, (uint32_t)(off / 16 + i));
+    if (slots) ctr_plus(s.ctr, s.ks, 1);
+    impl->ecb_encrypt(&k->aes, s.ks, s.ks, 1 + cov_blocks);
+    if (slots) {
+        if (ng) ghash(impl, k, s.x, g, ng);
+        ng = 0;
+        gctr_blocks(impl, k, dec, s.ctr, s.x, out, in, full);
+    }
+
+    uint8_t *gc = g + 16 * ng;   /* the covered ciphertext, zero padded */
+    if (cov) {                   /* (out and in may be NULL when len is 0) */
+        memset(gc + 16 * (cov_blocks - 1), 0, 16);
+        if (dec) xor_to(gc, gc, in + off, zero_blocks, cov);
+        else xor_to(out + off, gc, in + off, s.ks + 16, cov);
+        ng += cov_blocks;
+    }
+    length_block(g + 16 * ng, aad_len, len);
+    ghash(impl, k, s.x, g, ng + 1);
+    for (int i = 0; i < 16; i++) s.x[i] ^= s.ks[i];   /* T = E_K(J0) ^ S */
+
+    if (!dec) {
+        if (tag_len == 16) memcpy(tag, s.x, 16);   /* fixed size: no library call */
+        else memcpy(tag, s.x, tag_len);
+    } else if (tag_matches(s.x, tag, tag_len)) {
+        if (cov) xor_to(out + off, out + off, gc, s.ks + 16, cov);
+    } else {
+        if (len) hwc_wipe(out, len);
+        rc = HWC_ERR_AUTH_FAILED;
+    }
+    wipe_pieces(&s, sizeof s);
     return rc;
 }
 
@@ -320,7 +481,7 @@ int hwc_aes_gcm_encrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_l
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, uint8_t *tag, size_t tag_len) {
     int rc = oneshot(k, 0, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return rc;
 }
 
@@ -328,6 +489,6 @@ int hwc_aes_gcm_decrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_l
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, const uint8_t *tag, size_t tag_len) {
     int rc = oneshot(k, 1, iv, iv_len, aad, aad_len, out, in, len, (uint8_t *)tag, tag_len);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return rc;
 }

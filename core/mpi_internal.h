@@ -1,4 +1,4 @@
-/* mpi internals shared by core/mpi.c, core/mpi_mont.c, impl/generic and the
+/* mpi internals shared by core/mpi*.c, the mpi kernels (impl/) and the
  * tests (which link the static library and may call these hidden symbols). */
 #ifndef HWC_CORE_MPI_INTERNAL_H
 #define HWC_CORE_MPI_INTERNAL_H

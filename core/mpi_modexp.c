@@ -177,6 +177,7 @@ static void mont_rr(const hwc_mpi_mont *c, uint64_t *rr, hwc_limb *x, hwc_limb *
 static void ladder(hwc_mpi_mont *c, hwc_limb *const r[], const hwc_limb *const base[],
                    const hwc_limb *const exp[], size_t exp_n, unsigned w, uint64_t *blk) {
     const size_t W = c->words, n = c->n, lanes = c->lanes, entries = (size_t)1 << w;
+    memset(blk, 0, ladder_words(c, w) * sizeof(uint64_t)); /* domain values start at zero */
     uint64_t *table = blk, *acc = table + entries * W, *tmp = acc + W, *md = tmp + W, *rr = md + W,
              *one = rr + W;
     c->scratch = one + W;
@@ -241,7 +242,7 @@ int hwc_mpi_modexp_mont(const hwc_mpi_impl *impl, hwc_limb *r, const hwc_limb *b
 
 /* Lanes one group at a time: full groups of the kernel's lane count; a
    short last group runs in the lanes too (idle lanes repeat its first
-   lane, their results go to a dummy) when it holds at least half a group,
+   lane, their results go to a dummy) when it holds more than half a group,
    else lane after lane. */
 int hwc_mpi_modexp_many_with(const hwc_mpi_impl *impl, size_t cnt, hwc_limb *const r[],
                              const hwc_limb *const base[], const hwc_limb *const exp[],
@@ -263,7 +264,7 @@ int hwc_mpi_modexp_many_with(const hwc_mpi_impl *impl, size_t cnt, hwc_limb *con
     if (blk == NULL) return HWC_ERR_NO_MEMORY;
     hwc_limb *dummy = blk + words;
     size_t i = 0;
-    while (lanes_ok && cnt - i >= (L + 1) / 2 && i < cnt) {
+    while (lanes_ok && i < cnt && cnt - i > L / 2) {
         hwc_limb *gr[HWC_MPI_MAX_LANES];
         const hwc_limb *gb[HWC_MPI_MAX_LANES], *ge[HWC_MPI_MAX_LANES], *gm[HWC_MPI_MAX_LANES];
         for (size_t l = 0; l < L; l++) {

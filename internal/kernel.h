@@ -13,6 +13,15 @@
 #include "hwcrypt/mpi.h"
 
 /* ---- aes: FIPS-197 cipher + SP 800-38A/38B/IEEE 1619 bulk loops ---------- */
+/* One chain of a lane step (chain_step below): the 16-byte chaining value
+   st (IV or CBC-MAC state, updated), the input blocks and, for CBC
+   encryption, the output blocks (else NULL). */
+typedef struct hwc_aes_chain {
+    uint8_t *st;
+    uint8_t *out;
+    const uint8_t *in;
+} hwc_aes_chain;
+#define HWC_AES_MAX_LANES 32
 typedef struct hwc_aes_impl {
     /* Expand a 16/24/32-byte key into k->sched (whatever layout the kernel
        wants: encryption and decryption round keys). core/ sets k->rounds and
@@ -37,6 +46,29 @@ typedef struct hwc_aes_impl {
     void (*xts_decrypt)(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in, size_t blocks);
     /* CBC-MAC chain: for each block, state = E(state ^ block). */
     void (*cmac_chain)(const hwc_aes_key *k, uint8_t state[16], const uint8_t *in, size_t blocks);
+
+    /* Lanes: chain_lanes chains (CBC encryption or CBC-MAC of different
+       messages) advanced together by one call of chain_step, each by the
+       same blocks >= 1: for each block, st = E(st ^ in block), and with out
+       set the block's output is st (SP 800-38A 6.2; SP 800-38B 6.2 step 5).
+       Every lane has out or none does. A lane's input blocks are all read
+       before the outputs of the same block index are written, so out == in
+       is allowed, and a lane may be repeated in lane[] (identical entries
+       compute and write identical bytes): core/ fills unused lanes that way.
+       The kernel knows nothing of message lengths, padding or subkeys:
+       core/batch_aes.c schedules the lanes. NULL (chain_lanes 0): core/ runs
+       the messages one after another through cbc_encrypt / cmac_chain. */
+    void (*chain_step)(const hwc_aes_key *k, const struct hwc_aes_chain *lane, size_t blocks);
+    unsigned chain_lanes;
+    /* XTS over `units` consecutive data units of unit_blocks whole blocks
+       each (IEEE 1619 5.3.1/5.4.1): unit u uses the encrypted tweak
+       t[16u..16u+16) and the blocks at 16 * unit_blocks * u; round keys are
+       loaded once for all units. NULL: core/ calls xts_encrypt /
+       xts_decrypt once per unit. */
+    void (*xts_encrypt_units)(const hwc_aes_key *k, const uint8_t *t, size_t units, size_t unit_blocks,
+                              uint8_t *out, const uint8_t *in);
+    void (*xts_decrypt_units)(const hwc_aes_key *k, const uint8_t *t, size_t units, size_t unit_blocks,
+                              uint8_t *out, const uint8_t *in);
 
     /* GCM (SP 800-38D). htab is HWC_GCM_HTAB_BYTES in this kernel's layout.
        ghash_init fills it from the hash key H = E_K(0^128) (bytes as the
@@ -94,10 +126,11 @@ struct hwc_mpi_impl;
 
 /* Odd moduli (one, or one per lane of a lane-sliced kernel) in a kernel's
    own Montgomery representation (its "domain", e.g. radix 2^52 digits):
-   core/mpi.c runs the exponentiation ladder, the kernel supplies the
+   core/mpi_modexp.c runs the exponentiation ladder, the kernel supplies the
    arithmetic. A domain value holds `lanes` numbers in `words` 64-bit words;
-   R = 2^rbits must exceed 4m for every lane's m. core/ fills the first
-   block, the kernel's domain() the second. */
+   R = 2^rbits must exceed 4m for every lane's m. Domain values live in
+   memory core/ zeroed first (words a kernel never writes stay zero). core/
+   fills the first block, the kernel's domain() the second. */
 typedef struct hwc_mpi_mont hwc_mpi_mont;
 struct hwc_mpi_mont {
     size_t lanes;                          /* 1, or the kernel's lane count */
@@ -110,7 +143,7 @@ struct hwc_mpi_mont {
 
     size_t words, rbits;
     size_t scratch_words;                  /* scratch mul/sqr need (0: 2n+2) */
-    size_t aux;                            /* the kernel's own parameter */
+    size_t aux[2];                         /* the kernel's own parameters */
     /* lane `lane` of d = x (n limbs, x < 2^(64n)); not a Montgomery
        conversion. */
     void (*to)(uint64_t *d, const hwc_limb *x, size_t lane, const hwc_mpi_mont *c);

@@ -25,12 +25,15 @@ enum {   /* multiples of 256 */
     HWC_SCRUB_CHAIN = 512,     /* CBC encryption, CMAC update and final (copies to 260) */
     HWC_SCRUB_BULK = 1536,     /* ECB, CBC decryption, CTR, XTS, CMAC init (copies to 1330) */
     HWC_SCRUB_HASH = 2560,     /* HMAC-Streebog, PBKDF2 (copies to 2080) */
+    HWC_SCRUB_WIDE = 2560,     /* GCM, XTS sectors (copies to 2100) */
+    HWC_SCRUB_LANES = 18432,   /* CMAC and CBC-encrypt lanes (copies to 16900) */
 };
 
 /* Zeroes [sp - bytes, sp) where sp is the stack pointer at the call, i.e.
    everything below the return address (internal/wipe.c: assembly without a
    frame of its own, with the widest stores the CPU has). bytes: a multiple
-   of 256, at most a page. */
+   of 256, no deeper than the callees could have gone (their pages are
+   mapped). */
 void hwc_stack_scrub(size_t bytes);
 
 #endif

@@ -6,6 +6,8 @@
 set -euo pipefail
 want=(build-essential cmake ninja-build pkg-config libcpu-features-dev libcriterion-dev
       libssl-dev libmbedtls-dev nettle-dev libgcrypt20-dev libgmp-dev)
+# intel-ipsec-mb, a bench peer (multi-buffer CMAC/CBC, GCM): x86-64 only
+if [ "$(dpkg --print-architecture)" = amd64 ]; then want+=(libipsec-mb-dev); fi
 if [ "${1:-build}" = test ]; then
   want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap python3 coreutils
          clang-19 libclang-rt-19-dev libfuzzer-19-dev

@@ -146,7 +146,7 @@ fi
 fuzz_secs=${HWC_FUZZ_SECONDS:-30}
 log "fuzzers (clang-19, ASan + UBSan, ${fuzz_secs} s each)"
 if CC=clang-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
-     -DHWC_SANITIZE=ON -DHWC_FUZZ=ON -DHWC_BUILD_TESTS=OFF -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_PROVIDER=OFF \
+     -DHWC_SANITIZE=ON -DHWC_FUZZ=ON -DHWC_BUILD_PROVIDER=OFF -DHWC_BUILD_TESTS=OFF -DHWC_BUILD_BENCH=OFF \
      -DHWC_BUILD_TOOLS=OFF >/dev/null && cmake --build build-fuzz -j"$jobs" >/dev/null; then
   for h in aes cmac gcm streebog modexp; do
     work=build-fuzz/corpus-$h
@@ -166,7 +166,7 @@ fi
 # 7. ThreadSanitizer (Criterion's runner cannot start under TSan: a plain program).
 log "ThreadSanitizer: init and kernel-switching races"
 if CC=clang-19 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
-     -DHWC_TSAN=ON -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF -DHWC_BUILD_PROVIDER=OFF >/dev/null &&
+     -DHWC_TSAN=ON -DHWC_BUILD_PROVIDER=OFF -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF >/dev/null &&
    cmake --build build-tsan -j"$jobs" --target tsan_threads >/dev/null; then
   for i in 1 2 3; do   # three fresh processes: three cold inits
     TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build-tsan/tests/tsan_threads &&
@@ -179,7 +179,7 @@ fi
 # 8. MemorySanitizer constant-time check (only ct_msan is built with MSan).
 log "MemorySanitizer constant-time check"
 if CC=clang-19 cmake -S . -B build-msan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
-     -DHWC_MSAN=ON -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF -DHWC_BUILD_PROVIDER=OFF >/dev/null &&
+     -DHWC_MSAN=ON -DHWC_BUILD_PROVIDER=OFF -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF >/dev/null &&
    cmake --build build-msan -j"$jobs" --target ct_msan >/dev/null; then
   ctest --test-dir build-msan -R '^ct_msan' --output-on-failure -j"$jobs" 2>&1 | tee build-msan/ctest.log
   count_ctest "msan" build-msan/ctest.log

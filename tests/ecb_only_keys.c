@@ -2,11 +2,13 @@
  * aes_suite_keys.h): for every kernel table a key is bound to, a copy with
  * only setkey, ecb_encrypt and ecb_decrypt, every other slot NULL, so core/
  * builds CBC, CTR, XTS and the CMAC chain from the kernel's ECB
- * (core/aes_from_ecb.c). Plain C (no Criterion), so the valgrind
+ * (core/aes_from_ecb.c), and GCM from the kernel's ECB and the portable
+ * GHASH (core/gcm.c). Plain C (no Criterion), so the valgrind
  * constant-time check links it too. */
 #include <string.h>
 #include "aes_suite_keys.h"
 #include "core/aes_internal.h"
+#include "core/gcm_internal.h"
 
 #define MAX_TABLES 16
 
@@ -27,13 +29,18 @@ static const hwc_aes_impl *ecb_only(const hwc_aes_impl *full) {
     return &made[n++];
 }
 
+/* The ECB-only copy of the table a key is bound to (NULL: none). */
+static const hwc_aes_impl *ecb_only_of(const hwc_aes_key *k) {
+    const hwc_aes_impl *full = hwc_aes_key_impl(k);
+    return full ? ecb_only(full) : NULL;
+}
+
 /* Rebind a key the public call has just set (same key bytes, same kernel)
    to the ECB-only copy of its table. Any failure is an error status, which
-   the suites check like every other. */
+   the suites check like every other. hwc_aes_setkey_with refuses a NULL
+   table with HWC_ERR_KERNEL_UNAVAILABLE. */
 static int rebind(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
-    const hwc_aes_impl *full = hwc_aes_key_impl(k);
-    const hwc_aes_impl *t = full ? ecb_only(full) : NULL;
-    return t ? hwc_aes_setkey_with(k, key, key_len, t) : HWC_ERR_KERNEL_UNAVAILABLE;
+    return hwc_aes_setkey_with(k, key, key_len, ecb_only_of(k));
 }
 
 int hwc_test_ecb_only_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
@@ -51,4 +58,9 @@ int hwc_test_ecb_only_xts_setkey(hwc_aes_xts_key *k, const uint8_t *key, size_t 
 int hwc_test_ecb_only_cmac_init(hwc_cmac_ctx *c, const uint8_t *key, size_t key_len) {
     int rc = hwc_cmac_init(c, key, key_len);
     return rc == HWC_OK ? rebind(&c->key, key, key_len) : rc;
+}
+
+int hwc_test_ecb_only_gcm_setkey(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len) {
+    int rc = hwc_aes_gcm_setkey(k, key, key_len);
+    return rc == HWC_OK ? hwc_aes_gcm_setkey_with(k, key, key_len, ecb_only_of(&k->aes)) : rc;
 }

@@ -3,11 +3,21 @@
  * generic kernel on pseudo-random inputs (every key size, IV lengths 1..128,
  * dense AAD and data lengths, every tag length, streaming with random splits
  * and empty calls, in place, misaligned guarded buffers), every failed-tag
- * case, and every argument and order error with outputs untouched. */
+ * case, and every argument and order error with outputs untouched.
+ * Built again as test_gcm_fallback (HWC_TEST_AES_FALLBACK): the keys under
+ * test are bound to an ECB-only copy of each kernel's table
+ * (aes_suite_keys.h), so all of the above runs on core/gcm.c's path for
+ * kernels without GCM slots; the check at the end makes sure they are. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "aes_suite_keys.h"
+#ifdef HWC_TEST_AES_FALLBACK
+#include "core/aes_internal.h"
+#include "core/gcm_internal.h"
+#include "internal/ghash_portable.h"
+#endif
 #ifdef HWC_TEST_HAVE_OPENSSL
 #include <openssl/evp.h>
 #endif
@@ -130,7 +140,7 @@ static void spec_check(const char *kernel, void *arg) {
         cr_assert_eq(hwc_hex(s->c, c, sizeof c), len, "case %d: C length", s->n);
         hwc_hex(s->t, tag, sizeof tag);
         hwc_aes_gcm_key k;
-        cr_assert_eq(hwc_aes_gcm_setkey(&k, key, kl), HWC_OK);
+        cr_assert_eq(SUITE_GCM_SETKEY(&k, key, kl), HWC_OK);
         cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, ivl, a, al, out, p, len, got, 16), HWC_OK);
         cr_assert_arr_eq(out, c, len, "[%s] McGrew-Viega test case %d: C %s", kernel, s->n, hwc_tohex(out, len));
         cr_assert_arr_eq(got, tag, 16, "[%s] McGrew-Viega test case %d: T %s", kernel, s->n, hwc_tohex(got, 16));
@@ -235,7 +245,7 @@ static void one_message(const char *kernel, hwc_rng *r, size_t kl, size_t ivl, s
 #define CTX_FMT "[%s] key %zu, iv %zu, aad %zu, len %zu, tag %zu, misalign %zu, " SEED_FMT
 #define CTX_ARGS kernel, kl, ivl, al, len, tl, mis, SEED
     hwc_aes_gcm_key k;
-    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, kl), HWC_OK);
+    cr_assert_eq(SUITE_GCM_SETKEY(&k, key, kl), HWC_OK);
 
     /* one-shot encrypt and decrypt, guarded buffers */
     cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, ivl, ga.p, al, go.p, gp.p, len, gt.p, tl), HWC_OK);
@@ -318,7 +328,7 @@ static void failed_tag_check(const char *kernel, void *arg) {
     hwc_rng_fill(&r, aad, sizeof aad);
     hwc_rng_fill(&r, p, sizeof p);
     hwc_aes_gcm_key k;
-    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, 32), HWC_OK);
+    cr_assert_eq(SUITE_GCM_SETKEY(&k, key, 32), HWC_OK);
     cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, 12, aad, sizeof aad, c, p, sizeof p, tag, 16), HWC_OK);
     for (size_t ti = 0; ti < N_TAG_LENS; ti++) {
         size_t tl = tag_lens[ti];
@@ -410,7 +420,7 @@ static void errors_check(const char *kernel, void *arg) {
     memset(in, 0x11, sizeof in);
     hwc_aes_gcm_key k, kw, unset;
     memset(&unset, 0, sizeof unset);
-    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, 16), HWC_OK);
+    cr_assert_eq(SUITE_GCM_SETKEY(&k, key, 16), HWC_OK);
 
     /* setkey */
     static const size_t bad_kl[] = {0, 1, 15, 17, 23, 25, 31, 33, 64};
@@ -538,7 +548,7 @@ Test(gcm, key_keeps_its_kernel) {
     for (size_t i = 0; i < n; i++) {
         hwc_aes_gcm_key k;
         cr_assert_eq(hwc_kernel_select("aes", names[i]), HWC_OK);
-        cr_assert_eq(hwc_aes_gcm_setkey(&k, key, 16), HWC_OK);
+        cr_assert_eq(SUITE_GCM_SETKEY(&k, key, 16), HWC_OK);
         cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, 12, NULL, 0, c0, p, sizeof p, t0, 16), HWC_OK);
         for (size_t j = 0; j < n; j++) {
             cr_assert_eq(hwc_kernel_select("aes", names[j]), HWC_OK);
@@ -563,7 +573,7 @@ static void wrap_check(const char *kernel, void *arg) {
     hwc_rng_fill(&r, iv, sizeof iv);
     hwc_rng_fill(&r, p, sizeof p);
     hwc_aes_gcm_key k;
-    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, 16), HWC_OK);
+    cr_assert_eq(SUITE_GCM_SETKEY(&k, key, 16), HWC_OK);
     for (size_t i = 0; i < sizeof ctrs / 16; i++) {   /* ... fffffffb, ..., ffffffff, 0, 1, ... */
         uint32_t v = 0xfffffffbu + (uint32_t)i;
         memcpy(ctrs + 16 * i, iv, 12);
@@ -595,3 +605,55 @@ static void wrap_check(const char *kernel, void *arg) {
 Test(gcm, counter_wraps_in_32_bits) {
     hwc_test_each_kernel("aes", wrap_check, NULL);
 }
+
+#ifdef HWC_TEST_AES_FALLBACK
+/* ---- the fallback build: keys really on ECB-only tables ----------------------- */
+/* The suite's keys (SUITE_GCM_SETKEY) are bound to a table equal to the
+   selected kernel's setkey and ECB with every other slot NULL, their hash
+   key table is the portable GHASH's for H = E_K(0^128), and the binding hook
+   refuses what hwc_aes_gcm_setkey refuses, writing nothing. */
+static void gcm_bound_check(const char *kernel, void *arg) {
+    (void)arg;
+    uint8_t key[32], blocks[16 * 5], h[16], x1[16] = {0}, x2[16] = {0};
+    hwc_rng r;
+    hwc_rng_init(&r, hwc_test_seed() ^ 0x65636231);
+    hwc_rng_fill(&r, key, sizeof key);
+    hwc_rng_fill(&r, blocks, sizeof blocks);
+    static const size_t kls[] = {16, 24, 32};
+    for (size_t i = 0; i < 3; i++) {
+        hwc_aes_gcm_key k, full;
+        cr_assert_eq(SUITE_GCM_SETKEY(&k, key, kls[i]), HWC_OK);
+        cr_assert_eq(hwc_aes_gcm_setkey(&full, key, kls[i]), HWC_OK);
+        const hwc_aes_impl *t = hwc_aes_key_impl(&k.aes), *ft = hwc_aes_key_impl(&full.aes);
+        cr_assert(t != NULL && ft != NULL && t != ft, "[%s] key %zu: not rebound", kernel, kls[i]);
+        hwc_aes_impl want;
+        memset(&want, 0, sizeof want);
+        want.setkey = ft->setkey;
+        want.ecb_encrypt = ft->ecb_encrypt;
+        want.ecb_decrypt = ft->ecb_decrypt;
+        cr_assert(memcmp(t, &want, sizeof want) == 0, "[%s] key %zu: not an ECB-only copy of the kernel's table",
+                  kernel, kls[i]);
+        unsigned char htab[HWC_GCM_HTAB_BYTES];
+        cr_assert_eq(hwc_aes_ecb_encrypt(&k.aes, h, (const uint8_t[16]){0}, 16), HWC_OK);
+        hwc_ghash_portable_init(htab, h);
+        hwc_ghash_portable(htab, x1, blocks, 5);
+        hwc_ghash_portable(k.htab, x2, blocks, 5);
+        cr_assert_arr_eq(x1, x2, 16, "[%s] key %zu: hash key table is not the portable GHASH's", kernel, kls[i]);
+    }
+
+    hwc_aes_gcm_key k, w;
+    cr_assert_eq(SUITE_GCM_SETKEY(&k, key, 16), HWC_OK);
+    const hwc_aes_impl *t = hwc_aes_key_impl(&k.aes);
+    memset(&w, FILL, sizeof w);
+    cr_assert_eq(hwc_aes_gcm_setkey_with(NULL, key, 16, t), HWC_ERR_NULL_POINTER);
+    cr_assert_eq(hwc_aes_gcm_setkey_with(&w, NULL, 16, t), HWC_ERR_NULL_POINTER);
+    cr_assert_eq(hwc_aes_gcm_setkey_with(&w, key, 20, t), HWC_ERR_KEY_LENGTH);
+    cr_assert_eq(hwc_aes_gcm_setkey_with(&w, NULL, 0, t), HWC_ERR_KEY_LENGTH);
+    cr_assert_eq(hwc_aes_gcm_setkey_with(&w, key, 16, NULL), HWC_ERR_KERNEL_UNAVAILABLE);
+    cr_assert(untouched(&w, sizeof w), "[%s] gcm_setkey_with wrote on error", kernel);
+}
+
+Test(ecb_only, gcm_keys_are_bound_to_ecb_only_tables) {
+    hwc_test_each_kernel("aes", gcm_bound_check, NULL);
+}
+#endif

@@ -10,9 +10,7 @@
 #include "common.h"
 #include "internal/kernel.h"
 #include "core/mpi_internal.h"
-#ifdef HWC_TEST_HAVE_GMP
-#include <gmp.h>
-#endif
+#include "mpi_gmp.h"
 
 #define MAXN HWC_MPI_MAX_LIMBS
 #define KT HWC_MPI_KARATSUBA_THRESHOLD
@@ -120,15 +118,7 @@ static void ref_modexp(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, s
 #ifdef HWC_TEST_HAVE_GMP
 static void gmp_modexp(hwc_limb *r, const hwc_limb *base, const hwc_limb *exp, size_t en,
                        const hwc_limb *m, size_t n) {
-    mpz_t b, e, mo, res;
-    mpz_inits(b, e, mo, res, NULL);
-    mpz_import(b, n, -1, sizeof(hwc_limb), 0, 0, base);
-    mpz_import(e, en, -1, sizeof(hwc_limb), 0, 0, exp);
-    mpz_import(mo, n, -1, sizeof(hwc_limb), 0, 0, m);
-    mpz_powm(res, b, e, mo);
-    memset(r, 0, n * sizeof(hwc_limb));
-    mpz_export(r, NULL, -1, sizeof(hwc_limb), 0, 0, res);
-    mpz_clears(b, e, mo, res, NULL);
+    gmp_powm_limbs(r, base, exp, en, m, n, 0);
 }
 #endif
 

@@ -122,10 +122,11 @@ typedef struct {
 } aes_job;
 
 enum { SETKEY, ECB_E, ECB_D, CBC_E, CBC_D, CTR, XTS_SETKEY, XTS_E, XTS_D, CMAC, CMAC_STREAM,
-       GCM_SETKEY, GCM_E, GCM_D, GCM_STREAM, MODES };
+       GCM_SETKEY, GCM_E, GCM_D, GCM_STREAM, CMAC_MANY, CBC_MANY, XTS_SECTORS, MODES };
 static const char *const mode_names[MODES] = {"setkey", "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr",
                                               "xts-setkey", "xts-enc", "xts-dec", "cmac", "cmac-stream",
-                                              "gcm-setkey", "gcm-enc", "gcm-dec", "gcm-stream"};
+                                              "gcm-setkey", "gcm-enc", "gcm-dec", "gcm-stream",
+                                              "cmac-many", "cbc-enc-many", "xts-sectors"};
 
 static void aes_call(void *arg) {
     aes_job *j = arg;
@@ -153,6 +154,17 @@ static void aes_call(void *arg) {
         hwc_aes_gcm_encrypt_final(&c, tag, 16);
         break;
     }
+    case CMAC_MANY:
+    case CBC_MANY: {   /* three messages in lanes */
+        const uint8_t *const ins[3] = {j->in, j->in + 16, j->in + 32};
+        uint8_t *const outs[3] = {j->out, j->out + 16, j->out + 32};
+        const size_t lens[3] = {j->len & ~(size_t)15, 16, 0};
+        static uint8_t ivs[48], tags[48];
+        if (j->mode == CMAC_MANY) hwc_cmac_many(key64, j->key_len, 3, ins, lens, tags);
+        else hwc_aes_cbc_encrypt_many(&j->k, 3, ivs, outs, ins, (const size_t[3]){0, 16, 16});
+        break;
+    }
+    case XTS_SECTORS: hwc_aes_xts_encrypt_sectors(&j->xk, 7, 16, j->out, j->in, j->len & ~(size_t)15); break;
     default: {   /* the context is not on the stack: only the calls' frames are */
         static hwc_cmac_ctx c;
         hwc_cmac_init(&c, key64, j->key_len);
@@ -195,7 +207,7 @@ static void aes_kernel(const char *kernel, void *arg) {
             add_needles(j.xk.tweak.sched, sizeof j.xk.tweak.sched);
         }
         for (int m = 0; m < MODES; m++) {
-            if (kl == 24 && (m == XTS_SETKEY || m == XTS_E || m == XTS_D)) continue;
+            if (kl == 24 && (m == XTS_SETKEY || m == XTS_E || m == XTS_D || m == XTS_SECTORS)) continue;
             for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
                 j.mode = m;
                 j.len = lens[l];

@@ -1,11 +1,15 @@
 /* Wycheproof vectors (tests/data/wycheproof/, see the README there) on every
  * usable aes kernel: AES-XTS, AES-CMAC, AES-GCM and AES-CBC with PKCS#7
  * padding applied and stripped here (hwcrypt's CBC is raw whole blocks). Every vector of each
- * file is read; the count is checked against the file's numberOfTests. */
+ * file is read; the count is checked against the file's numberOfTests.
+ * Built again with HWC_TEST_AES_FALLBACK (test_wycheproof_gcm_fallback, run
+ * with --filter wycheproof/aes_gcm): the GCM vectors on keys bound to
+ * ECB-only tables (aes_suite_keys.h), core/gcm.c's path without GCM slots. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "aes_suite_keys.h"
 
 #ifndef HWC_WYCHEPROOF_DIR
 #error "HWC_WYCHEPROOF_DIR must name tests/data/wycheproof"
@@ -273,7 +277,7 @@ static void gcm_case(const wp_case *c, void *arg) {
     uint8_t *buf = malloc(ml + cl + 1), out_tag[16];
     hwc_aes_gcm_key k;
     cr_assert(kl * 8 == (size_t)c->key_bits && tl * 8 == (size_t)c->tag_bits && ml == cl);
-    cr_assert_eq(hwc_aes_gcm_setkey(&k, key, kl), HWC_OK);
+    cr_assert_eq(SUITE_GCM_SETKEY(&k, key, kl), HWC_OK);
     if (il == 0) {   /* SP 800-38D: the IV has at least one bit */
         cr_assert(!c->valid);
         cr_assert_eq(hwc_aes_gcm_encrypt(&k, iv, 0, aad, al, buf, msg, ml, out_tag, tl),

@@ -497,7 +497,37 @@ static void neon_gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, ui
 #undef CALL
 }
 
-#define NEON_TABLE(setkey_fn)             \
+/* ---- lane step: w chains of different messages (chain_step, internal/kernel.h) -- */
+/* CBC encryption / CBC-MAC of w messages side by side, one block of every
+   lane per pass: w independent AESE chains as in ECB. Every lane's block is
+   read before any output of that block index is written. */
+HWC_INLINE void chain_lanes_nr(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks,
+                               const int nr, const int w, const int store) {
+    uint8x16_t rk[15], x[15];   /* EACH indexes up to 14 in dead branches */
+    load_keys(rk, k->sched, nr);
+    EACH(j, w, x[j] = vld1q_u8(lane[j].st));
+    for (size_t i = 0; i < blocks; i++) {
+        EACH(j, w, x[j] = veorq_u8(x[j], vld1q_u8(lane[j].in + 16 * i)));
+        enc_w(x, w, rk, nr);
+        EACH(j, w, x[j] = veorq_u8(x[j], rk[nr]));
+        if (store) EACH(j, w, vst1q_u8(lane[j].out + 16 * i, x[j]));
+    }
+    EACH(j, w, vst1q_u8(lane[j].st, x[j]));
+}
+
+static void neon_chain_step8(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
+#define CALL(nr) chain_lanes_nr(k, lane, blocks, nr, 8, lane[0].out != NULL)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
+#define CALL(nr) chain_lanes_nr(k, lane, blocks, nr, 4, lane[0].out != NULL)
+    BY_ROUNDS(k, CALL)
+#undef CALL
+}
+
+#define NEON_TABLE(setkey_fn, chain_fn, lanes) \
     {                                     \
         .setkey = setkey_fn,              \
         .ecb_encrypt = neon_ecb_encrypt,  \
@@ -512,6 +542,8 @@ static void neon_gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, ui
         .ghash = neon_ghash,              \
         .gcm_encrypt = neon_gcm_encrypt,  \
         .gcm_decrypt = neon_gcm_decrypt,  \
+        .chain_step = chain_fn,           \
+        .chain_lanes = lanes,             \
     }
-const hwc_aes_impl hwc_aes_neon = NEON_TABLE(neon_setkey_wide);
-const hwc_aes_impl hwc_aes_neon_narrow = NEON_TABLE(neon_setkey_narrow);
+const hwc_aes_impl hwc_aes_neon = NEON_TABLE(neon_setkey_wide, neon_chain_step8, 8);
+const hwc_aes_impl hwc_aes_neon_narrow = NEON_TABLE(neon_setkey_narrow, neon_chain_step4, 4);

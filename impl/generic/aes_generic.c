@@ -539,6 +539,23 @@ static void gen_cmac_chain(const hwc_aes_key *k, uint8_t state[16], const uint8_
     }
 }
 
+/* Lane step (chain_step in internal/kernel.h): CBC / CBC-MAC chains of 8
+   different messages are the 8 blocks of one bitsliced batch, so 8 chains
+   cost what one does. Every lane's block is read before any output of the
+   same block index is written. */
+static void gen_chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
+    uint8_t x[BATCH_BYTES];
+    for (int j = 0; j < BATCH; j++) memcpy(x + 16 * j, lane[j].st, 16);
+    for (size_t i = 0; i < blocks; i++) {
+        for (int j = 0; j < BATCH; j++) xor16(x + 16 * j, x + 16 * j, lane[j].in + 16 * i);
+        crypt_n(k, 0, x, x, BATCH);
+        if (lane[0].out)
+            for (int j = 0; j < BATCH; j++) memcpy(lane[j].out + 16 * i, x + 16 * j, 16);
+    }
+    for (int j = 0; j < BATCH; j++) memcpy(lane[j].st, x + 16 * j, 16);
+    hwc_wipe_inline(x, sizeof x);
+}
+
 /* SP 800-38D 6.5 GCTR over whole blocks (inc32 counters, eight per cipher
    pass) and 6.4 GHASH of the ciphertext: decrypt hashes in before out is
    written, so in place works. */
@@ -594,4 +611,6 @@ const hwc_aes_impl hwc_aes_generic = {
     .ghash = hwc_ghash_portable,
     .gcm_encrypt = gen_gcm_encrypt,
     .gcm_decrypt = gen_gcm_decrypt,
+    .chain_step = gen_chain_step,
+    .chain_lanes = BATCH,
 };

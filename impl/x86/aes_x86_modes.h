@@ -533,30 +533,22 @@ HWC_X86_INLINE void xts_tail(const hwc_xkeys *X, __m128i *tx, uint8_t *out, cons
     }
 }
 
-HWC_X86_INLINE void xts_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
-                          size_t blocks, const unsigned nr, const int decrypt) {
-    __m128i tx = hwc_x86_ld(t);
-    if (xmm_only(blocks)) {
-        hwc_xkeys X;
-        load_xkeys(&X, sched_of(k, decrypt), nr);
-        xts_tail(&X, &tx, out, in, blocks, nr, decrypt);
-        hwc_x86_st(t, tx);
-        return;
-    }
-    hwc_keys K;
-    load_keys(&K, sched_of(k, decrypt), nr);
+/* One data unit (or a run of blocks) with the round keys K already loaded:
+   *tx is the tweak of the first block, left at the one after the last. */
+HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
+                             size_t blocks, const unsigned nr, const int decrypt) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
     if (blocks >= HWC_NB * HWC_L) {
-        const hwc_v tb = V_BC(tx);   /* T, every lane */
+        const hwc_v tb = V_BC(*tx);   /* T, every lane */
         hwc_v tv[HWC_NB];
         first_tweaks(tv, tb, P);
         for (;;) {
             hwc_v x[HWC_NB];
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], K.k[0]);
-            rounds_mid(x, HWC_NB, &K, nr, decrypt);
+                x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], K->k[0]);
+            rounds_mid(x, HWC_NB, K, nr, decrypt);
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(K.last, tv[i]), decrypt));
+                V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(K->last, tv[i]), decrypt));
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
             if (blocks < HWC_NB * HWC_L) break;
             /* next batch's tweaks: x^(8 L) = L bytes; they overlap this
@@ -564,29 +556,65 @@ HWC_X86_INLINE void xts_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, con
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = HWC_GF_MULX_BYTES(tv[i], HWC_L, P);
         }
         /* T x^(blocks done): lane 0 of the next batch's first vector */
-        tx = _mm_xor_si128(_mm_slli_si128(V_LOW(tv[0]), HWC_L),
-                           _mm_clmulepi64_si128(_mm_srli_si128(V_LOW(tv[0]), 16 - HWC_L),
-                                                V_LOW(P), 0x00));
+        *tx = _mm_xor_si128(_mm_slli_si128(V_LOW(tv[0]), HWC_L),
+                            _mm_clmulepi64_si128(_mm_srli_si128(V_LOW(tv[0]), 16 - HWC_L),
+                                                 V_LOW(P), 0x00));
     }
     if (blocks >= HWC_L) {
-        const hwc_v tb = V_BC(tx);
+        const hwc_v tb = V_BC(*tx);
         unsigned r = 0;
         for (; blocks >= HWC_L; r++) {
             const hwc_v tw = tweak_vec(tb, r, P);
-            hwc_v x[1] = {V_XOR3(V_LD(in), tw, K.k[0])};
-            const hwc_v kl = V_XOR(K.last, tw);
-            rounds_mid(x, 1, &K, nr, decrypt);
+            hwc_v x[1] = {V_XOR3(V_LD(in), tw, K->k[0])};
+            const hwc_v kl = V_XOR(K->last, tw);
+            rounds_mid(x, 1, K, nr, decrypt);
             V_ST(out, v_last(x[0], kl, decrypt));
             in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
         }
-        tx = V_LOW(tweak_vec(tb, r, P));
+        *tx = V_LOW(tweak_vec(tb, r, P));
     }
     if (HWC_W > 128 && blocks) {
         hwc_xkeys X;
-        xkeys_from(&X, &K);
+        xkeys_from(&X, K);
+        xts_tail(&X, tx, out, in, blocks, nr, decrypt);
+    }
+}
+
+HWC_X86_INLINE void xts_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
+                          size_t blocks, const unsigned nr, const int decrypt) {
+    __m128i tx = hwc_x86_ld(t);
+    if (xmm_only(blocks)) {
+        hwc_xkeys X;
+        load_xkeys(&X, sched_of(k, decrypt), nr);
         xts_tail(&X, &tx, out, in, blocks, nr, decrypt);
+    } else {
+        hwc_keys K;
+        load_keys(&K, sched_of(k, decrypt), nr);
+        xts_body(&K, &tx, out, in, blocks, nr, decrypt);
     }
     hwc_x86_st(t, tx);
+}
+
+/* units data units of unit_blocks blocks, tweaks t[16u..]: keys loaded once. */
+HWC_X86_INLINE void xts_units_n(const hwc_aes_key *k, const uint8_t *t, size_t units,
+                                size_t unit_blocks, uint8_t *out, const uint8_t *in,
+                                const unsigned nr, const int decrypt) {
+    const size_t step = 16 * unit_blocks;
+    if (xmm_only(unit_blocks)) {
+        hwc_xkeys X;
+        load_xkeys(&X, sched_of(k, decrypt), nr);
+        for (; units; units--, t += 16, out += step, in += step) {
+            __m128i tx = hwc_x86_ld(t);
+            xts_tail(&X, &tx, out, in, unit_blocks, nr, decrypt);
+        }
+        return;
+    }
+    hwc_keys K;
+    load_keys(&K, sched_of(k, decrypt), nr);
+    for (; units; units--, t += 16, out += step, in += step) {
+        __m128i tx = hwc_x86_ld(t);
+        xts_body(&K, &tx, out, in, unit_blocks, nr, decrypt);
+    }
 }
 
 static void xts_enc(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
@@ -599,12 +627,28 @@ static void xts_dec(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uin
     HWC_BY_ROUNDS(k->rounds, nr, xts_n(k, t, out, in, blocks, nr, 1));
 }
 
+static void xts_enc_units(const hwc_aes_key *k, const uint8_t *t, size_t units, size_t unit_blocks,
+                          uint8_t *out, const uint8_t *in) {
+    HWC_BY_ROUNDS(k->rounds, nr, xts_units_n(k, t, units, unit_blocks, out, in, nr, 0));
+}
+
+static void xts_dec_units(const hwc_aes_key *k, const uint8_t *t, size_t units, size_t unit_blocks,
+                          uint8_t *out, const uint8_t *in) {
+    HWC_BY_ROUNDS(k->rounds, nr, xts_units_n(k, t, units, unit_blocks, out, in, nr, 1));
+}
+
+#include "aes_x86_lanes.h"
+
+enum { x86_chain_lanes = HWC_NB * HWC_L };
+
 /* The template's one export: the mode slots of the kernel table, for the
    kernel file's initialiser (with the GCM slots of impl/x86/aes_gcm_x86.h). */
 #define HWC_X86_AES_MODE_SLOTS                                                  \
     .setkey = hwc_x86_setkey, .ecb_encrypt = ecb_enc, .ecb_decrypt = ecb_dec,  \
     .cbc_encrypt = cbc_enc, .cbc_decrypt = cbc_dec, .ctr = ctr,                \
-    .xts_encrypt = xts_enc, .xts_decrypt = xts_dec, .cmac_chain = cmac_chain
+    .xts_encrypt = xts_enc, .xts_decrypt = xts_dec, .cmac_chain = cmac_chain,  \
+    .chain_step = chain_step, .chain_lanes = x86_chain_lanes,                  \
+    .xts_encrypt_units = xts_enc_units, .xts_decrypt_units = xts_dec_units
 
 /* Nothing of the template leaks into the kernel file after it. */
 #undef HWC_NB

@@ -42,6 +42,8 @@
     "xorl %k[h1], %k[h1]\n\t"                                             \
     "xorl %k[h2], %k[h2]\n\t" /* CF = OF = 0 */                           \
     "jmp *%[k]\n"                                                         \
+    ".p2align 5\n" /* the loop from a 32-byte boundary: its speed must not   \
+                      depend on where the linker puts it; padding never runs */ \
     "80:\n\t" ADX_STEP(0, "hi", "h1")                                      \
     "81:\n\t" ADX_STEP(1, "h1", "h2")                                      \
     "82:\n\t" ADX_STEP(2, "h2", "h1")                                      \

@@ -1,0 +1,150 @@
+/* Part of the x86 AES template (impl/x86/aes_x86_modes.h includes it once,
+ * after the mode loops, with the template's width HWC_W and its macros):
+ * the lane step of internal/kernel.h (chain_step). HWC_NB vectors of HWC_L
+ * lanes = HWC_NB * HWC_L independent CBC / CBC-MAC chains (32 on zmm, 16 on
+ * ymm, 8 on xmm), one block of every lane per round of the loop: with 8
+ * vectors in flight the AESENC latency is covered as in ECB, so many
+ * messages run at the parallel modes' rate (SP 800-38A 6.2, SP 800-38B 6.2).
+ * Lane j of the step sits in vector j / HWC_L, 128-bit lane j % HWC_L.
+ * Constant time: the same instructions whatever the data; branches on the
+ * block count and on whether outputs are written only. */
+#ifndef HWC_IMPL_X86_AES_X86_LANES_H
+#define HWC_IMPL_X86_AES_X86_LANES_H
+
+#ifndef HWC_L
+#error "included by impl/x86/aes_x86_modes.h only"
+#endif
+
+/* Blocks at p[0] + off, ..., p[HWC_L - 1] + off as one vector. */
+HWC_X86_INLINE hwc_v gather(const uint8_t *const *p, size_t off) {
+#if HWC_L == 1
+    return hwc_x86_ld(p[0] + off);
+#elif HWC_L == 2
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)),
+                                   hwc_x86_ld(p[1] + off), 1);
+#else
+    const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)),
+                                               hwc_x86_ld(p[1] + off), 1);
+    const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(hwc_x86_ld(p[2] + off)),
+                                               hwc_x86_ld(p[3] + off), 1);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+#endif
+}
+
+/* The lanes of v to p[0] + off, ..., p[HWC_L - 1] + off. */
+HWC_X86_INLINE void scatter(uint8_t *const *p, size_t off, hwc_v v) {
+#if HWC_L == 1
+    hwc_x86_st(p[0] + off, v);
+#elif HWC_L == 2
+    hwc_x86_st(p[0] + off, _mm256_castsi256_si128(v));
+    hwc_x86_st(p[1] + off, _mm256_extracti128_si256(v, 1));
+#else
+    hwc_x86_st(p[0] + off, _mm512_castsi512_si128(v));
+    hwc_x86_st(p[1] + off, _mm512_extracti32x4_epi32(v, 1));
+    hwc_x86_st(p[2] + off, _mm512_extracti32x4_epi32(v, 2));
+    hwc_x86_st(p[3] + off, _mm512_extracti32x4_epi32(v, 3));
+#endif
+}
+
+/* Runs the chains x by `blocks` blocks, block b of lane j at in[j] +
+   in_off + 16 b (output at out[j] + out_off + 16 b when store). */
+HWC_X86_INLINE void chain_run(hwc_v *x, const hwc_keys *K, const uint8_t *const *in, size_t in_off,
+                              uint8_t *const *out, size_t out_off, size_t blocks, const unsigned nr,
+                              const int store) {
+    for (size_t b = 0; b < blocks; b++) {
+        /* every lane's block read before any of this block index is written */
+        HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
+            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, in_off + 16 * b), K->k[0]);
+        rounds_mid(x, HWC_NB, K, nr, 0);
+        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_ENCL(x[i], K->last);
+        if (store) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(out + HWC_L * i, out_off + 16 * b, x[i]);
+    }
+}
+
+/* 64 bytes (one cache line of blocks) from s to d. */
+HWC_X86_INLINE void copy64(uint8_t *d, const uint8_t *s) {
+    HWC_UNROLL for (int q = 0; q < 4 / HWC_L; q++) V_ST(d + 16 * HWC_L * q, V_LD(s + 16 * HWC_L * q));
+}
+
+/* Messages at the same offset in their pages put every lane's block in one
+   L1 set: more lanes than ways would evict each line before its next block
+   is read. So groups of four blocks go through staging areas, one
+   whole-line copy per lane in and (CBC) out, spread over the group's four
+   block steps (a quarter of the lanes each, so that few misses to one set
+   are in flight): group g + 1 is copied in and group g - 1 out while group
+   g runs. A lane's input line is copied before its output of the same
+   bytes is copied back (out == in allowed). */
+HWC_X86_INLINE void chain_group(hwc_v *x, const hwc_keys *K, const uint8_t *const *sin, uint8_t *const *dst,
+                                size_t dst_off, uint8_t *next_in, const uint8_t *const *in, size_t in_off,
+                                const uint8_t *prev_out, uint8_t *const *out, size_t out_off,
+                                const unsigned nr, const int store) {
+    enum { W = HWC_NB * HWC_L, Q = HWC_NB * HWC_L / 4 };
+    HWC_UNROLL for (int b = 0; b < 4; b++) {
+        chain_run(x, K, sin, 16 * (size_t)b, dst, dst_off + 16 * (size_t)b, 1, nr, store);
+        if (next_in)
+            for (int j = Q * b; j < Q * (b + 1); j++) copy64(next_in + 64 * j, in[j] + in_off);
+        if (prev_out)
+            for (int j = Q * b; j < Q * (b + 1); j++) copy64(out[j] + out_off, prev_out + 64 * j);
+    }
+}
+
+/* 1 when more than `limit` lanes' blocks at p[j] + off fall into one L1
+   set (64-byte lines, 64 sets) for the same off: only then is staging worth
+   its copies (measured on Zen 5, 12 ways: inputs from 5 lanes per set on,
+   outputs from 9). Addresses only, no data. */
+HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
+    uint8_t per_set[64] = {0};
+    int worst = 0;
+    for (int j = 0; j < HWC_NB * HWC_L; j++) {
+        const int c = ++per_set[((uintptr_t)p[j] >> 6) & 63];
+        worst = c > worst ? c : worst;
+    }
+    return worst > limit;
+}
+
+HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks,
+                                 const unsigned nr, const int store) {
+    enum { W = HWC_NB * HWC_L };
+    const uint8_t *in[W], *sin[2][W];
+    uint8_t *out[W], *st[W], *sout[2][W];
+    _Alignas(64) uint8_t stage_in[2][W * 64], stage_out[2][W * 64];
+    HWC_UNROLL for (int j = 0; j < W; j++) {
+        in[j] = lane[j].in;
+        out[j] = lane[j].out;
+        st[j] = lane[j].st;
+        for (int h = 0; h < 2; h++) {
+            sin[h][j] = stage_in[h] + 64 * j;
+            sout[h][j] = stage_out[h] + 64 * j;
+        }
+    }
+    hwc_keys K;
+    load_keys(&K, k->sched, nr);
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
+    /* 8 lanes (xmm) fit in the ways of one set: no staging there */
+    const size_t groups = W > 8 && blocks >= 8 && lanes_collide(in, 4) ? blocks / 4 : 0;
+    const int stage_out_lines = store && groups && lanes_collide((const uint8_t *const *)out, 8);
+    if (groups)
+        for (int j = 0; j < W; j++) copy64(stage_in[0] + 64 * j, in[j]);
+    if (stage_out_lines) {
+        for (size_t g = 0; g < groups; g++)
+            chain_group(x, &K, sin[g & 1], sout[g & 1], 0, g + 1 < groups ? stage_in[(g + 1) & 1] : NULL, in,
+                        64 * (g + 1), g ? stage_out[(g - 1) & 1] : NULL, out, 64 * (g - 1), nr, 1);
+        for (int j = 0; j < W; j++) copy64(out[j] + 64 * (groups - 1), stage_out[(groups - 1) & 1] + 64 * j);
+    } else {
+        for (size_t g = 0; g < groups; g++)
+            chain_group(x, &K, sin[g & 1], out, 64 * g, g + 1 < groups ? stage_in[(g + 1) & 1] : NULL, in,
+                        64 * (g + 1), NULL, out, 0, nr, store);
+    }
+    chain_run(x, &K, in, 64 * groups, out, 64 * groups, blocks - 4 * groups, nr, store);
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
+    if (groups) hwc_wipe_inline(stage_in, sizeof stage_in);
+    if (stage_out_lines) hwc_wipe_inline(stage_out, sizeof stage_out);
+}
+
+static void chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
+    if (lane[0].out) HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 1));
+    else HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 0));
+}
+
+#endif

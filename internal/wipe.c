@@ -75,18 +75,26 @@ NOT_INSTRUMENTED __attribute__((used)) static scrub_fn *resolve_scrub(void) {
 void hwc_stack_scrub(size_t bytes) __attribute__((ifunc("resolve_scrub")));
 
 #elif defined(__aarch64__)
-__attribute__((naked)) void hwc_stack_scrub(__attribute__((unused)) size_t bytes) {
-    __asm__("mov x1, sp\n\t"
-            "sub x2, x1, x0\n\t"
-            "mov sp, x2\n"            /* allocate the region */
-            "1:\n\t"
-            "stp xzr, xzr, [x2], #16\n\t"
-            "stp xzr, xzr, [x2], #16\n\t"
-            "cmp x2, x1\n\t"
-            "b.lo 1b\n\t"
-            "mov sp, x1\n\t"
-            "ret");
-}
+/* File-scope assembly: GCC 12 has no naked functions on AArch64. The first
+   instruction is BTI c (a no-op on cores without branch protection). */
+__asm__(".text\n"
+        ".global hwc_stack_scrub\n"
+        ".hidden hwc_stack_scrub\n"
+        ".type hwc_stack_scrub, %function\n"
+        ".p2align 4\n"
+        "hwc_stack_scrub:\n\t"
+        "hint 34\n\t"
+        "mov x1, sp\n\t"
+        "sub x2, x1, x0\n\t"
+        "mov sp, x2\n"             /* allocate the region */
+        "1:\n\t"
+        "stp xzr, xzr, [x2], #16\n\t"
+        "stp xzr, xzr, [x2], #16\n\t"
+        "cmp x2, x1\n\t"
+        "b.lo 1b\n\t"
+        "mov sp, x1\n\t"
+        "ret\n"
+        ".size hwc_stack_scrub, .-hwc_stack_scrub\n");
 
 #else
 /* Other targets: C (its own frame, a few bytes, stays unscrubbed). */

@@ -113,41 +113,50 @@ static void lane_single(const batch *b, lane *l) {
     }
 }
 
+/* Messages from..n-1 one after another on the single-message path. */
+static void run_single(const batch *b, size_t from) {
+    lane l;
+    for (size_t i = from; i < b->n; i++) {
+        lane_start(b, &l, i);
+        lane_single(b, &l);
+    }
+    if (b->tags) hwc_wipe_inline(&l, sizeof l);   /* CMAC state and last block */
+}
+
 static void run_batch(const batch *b) {
     const size_t width = b->impl->chain_step ? b->impl->chain_lanes : 0;
+    if (width < 2 || b->n < 2) {
+        run_single(b, 0);
+        return;
+    }
     lane lanes[HWC_AES_MAX_LANES];
     int busy[HWC_AES_MAX_LANES] = {0};
     hwc_aes_chain io[HWC_AES_MAX_LANES];
     size_t next = 0;
-    if (width >= 2 && b->n >= 2) {
-        for (;;) {
-            size_t live = 0, s = SIZE_MAX;
-            for (size_t j = 0; j < width; j++) {
-                while (!busy[j] && next < b->n) {   /* CBC messages of no block: nothing to do */
-                    if (chain_blocks(b, next)) {
-                        lane_start(b, &lanes[j], next);
-                        busy[j] = 1;
-                    }
-                    next++;
+    for (;;) {
+        size_t live = 0, s = SIZE_MAX;
+        for (size_t j = 0; j < width; j++) {
+            while (!busy[j] && next < b->n) {   /* CBC messages of no block: nothing to do */
+                if (chain_blocks(b, next)) {
+                    lane_start(b, &lanes[j], next);
+                    busy[j] = 1;
                 }
-                if (!busy[j]) continue;
-                io[live++] = lane_chain(b, &lanes[j]);
-                if (lane_run(b, &lanes[j]) < s) s = lane_run(b, &lanes[j]);
+                next++;
             }
-            if (live < 2) break;
-            for (size_t j = live; j < width; j++) io[j] = io[0];
-            b->impl->chain_step(b->k, io, s);
-            for (size_t j = 0; j < width; j++)
-                if (busy[j] && lane_advance(b, &lanes[j], s)) busy[j] = 0;
+            if (!busy[j]) continue;
+            io[live++] = lane_chain(b, &lanes[j]);
+            if (lane_run(b, &lanes[j]) < s) s = lane_run(b, &lanes[j]);
         }
+        if (live < 2) break;
+        for (size_t j = live; j < width; j++) io[j] = io[0];
+        b->impl->chain_step(b->k, io, s);
         for (size_t j = 0; j < width; j++)
-            if (busy[j]) lane_single(b, &lanes[j]);
+            if (busy[j] && lane_advance(b, &lanes[j], s)) busy[j] = 0;
     }
-    for (; next < b->n; next++) {
-        lane_start(b, &lanes[0], next);
-        lane_single(b, &lanes[0]);
-    }
-    hwc_wipe_inline(lanes, sizeof lanes);
+    /* at most one message left, already in its lane */
+    for (size_t j = 0; j < width; j++)
+        if (busy[j]) lane_single(b, &lanes[j]);
+    if (b->tags) hwc_wipe_inline(lanes, width * sizeof lanes[0]);
 }
 
 /* ---- public functions ---------------------------------------------------- */

@@ -20,7 +20,7 @@ static _Atomic int g_active[HWC_NFAM];
 static _Atomic int g_reason[HWC_NFAM];
 /* The active kernel table per family, NULL until init: the hot path of every
    call is one acquire load (no pthread_once call once initialised). */
-static const void *_Atomic g_active_impl[HWC_NFAM];
+const void *_Atomic hwc_active_table[HWC_NFAM];
 static const void *g_table[HWC_MAX_KERNELS];   /* impl or its variant, by registry index */
 static char g_features[512];
 static char g_requires[HWC_MAX_KERNELS][160];   /* readable `needs` per kernel */
@@ -40,7 +40,7 @@ static int automatic_choice(const hwc_dispatch_state *st, int fam) {
 static void set_active(int fam, int idx, int reason) {
     atomic_store(&g_active[fam], idx);
     atomic_store(&g_reason[fam], reason);
-    atomic_store_explicit(&g_active_impl[fam], g_table[idx], memory_order_release);
+    atomic_store_explicit(&hwc_active_table[fam], g_table[idx], memory_order_release);
 }
 
 static void build_state(void) {
@@ -134,15 +134,9 @@ int hwc_kernel_select(const char *family, const char *kernel) {
     return HWC_OK;
 }
 
-static const void *active_impl(int fam) {
-    const void *impl = atomic_load_explicit(&g_active_impl[fam], memory_order_acquire);
-    if (impl) return impl;
+const void *hwc_active_table_init(int family) {
     state();
-    return atomic_load_explicit(&g_active_impl[fam], memory_order_acquire);
+    return atomic_load_explicit(&hwc_active_table[family], memory_order_acquire);
 }
-
-const hwc_aes_impl *hwc_active_aes(void) { return active_impl(HWC_FAM_AES); }
-const hwc_streebog_impl *hwc_active_streebog(void) { return active_impl(HWC_FAM_STREEBOG); }
-const hwc_mpi_impl *hwc_active_mpi(void) { return active_impl(HWC_FAM_MPI); }
 
 const char *const *hwc_families(void) { return hwc_family_names; }

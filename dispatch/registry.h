@@ -6,8 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Family indexes, in the order of hwc_families(). */
-enum { HWC_FAM_AES, HWC_FAM_STREEBOG, HWC_FAM_MPI, HWC_NFAM };
+#include "internal/kernel.h"   /* HWC_FAM_*: family indexes */
 
 /* Family names in HWC_FAM_* order, NULL-terminated (hwc_families()). */
 extern const char *const hwc_family_names[HWC_NFAM + 1];

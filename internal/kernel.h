@@ -6,6 +6,7 @@
 #ifndef HWC_INTERNAL_KERNEL_H
 #define HWC_INTERNAL_KERNEL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "hwcrypt/aes.h"
@@ -180,9 +181,23 @@ typedef struct hwc_mpi_impl {
 } hwc_mpi_impl;
 
 /* ---- what dispatch/ gives core/ ------------------------------------------- */
-const hwc_aes_impl *hwc_active_aes(void);
-const hwc_streebog_impl *hwc_active_streebog(void);
-const hwc_mpi_impl *hwc_active_mpi(void);
+/* Family indexes, in the order of hwc_families() (dispatch/registry.c). */
+enum { HWC_FAM_AES, HWC_FAM_STREEBOG, HWC_FAM_MPI, HWC_NFAM };
+
+/* The active kernel table of each family, NULL until init
+   (dispatch/dispatch.c): the hot path of every call is one acquire load. */
+extern const void *_Atomic hwc_active_table[HWC_NFAM];
+const void *hwc_active_table_init(int family);   /* runs init, then loads */
+
+static inline const void *hwc_active_of(int family) {
+    const void *t = atomic_load_explicit(&hwc_active_table[family], memory_order_acquire);
+    return t ? t : hwc_active_table_init(family);
+}
+static inline const hwc_aes_impl *hwc_active_aes(void) { return hwc_active_of(HWC_FAM_AES); }
+static inline const hwc_streebog_impl *hwc_active_streebog(void) {
+    return hwc_active_of(HWC_FAM_STREEBOG);
+}
+static inline const hwc_mpi_impl *hwc_active_mpi(void) { return hwc_active_of(HWC_FAM_MPI); }
 
 /* The kernel tables are declared by their rows in dispatch/registry.c; only
    the portable ones, which every build has, are named here for core/ and the

@@ -1,8 +1,8 @@
-/* How the AES suites (test_aes.c, test_cmac.c, test_gcm.c, ct_aes.c, the GCM
+/* How the AES suites (test_aes.c, test_cmac.c, test_gcm.c, ct_aes.c, ct_gcm.c, the GCM
  * part of test_wycheproof.c) make the keys they test. Normally through the
  * public calls, bound to the selected kernel. Built with HWC_TEST_AES_FALLBACK
  * (test_aes_fallback, test_cmac_fallback, test_gcm_fallback,
- * test_wycheproof_gcm_fallback, ct_aes_fallback), the same suites run on keys
+ * test_wycheproof_gcm_fallback, ct_aes_fallback, ct_gcm_fallback), the same suites run on keys
  * bound to an ECB-only copy of the selected kernel's table (setkey and ecb_*
  * only, every other slot NULL, GCM slots included), so every mode goes
  * through core/'s ECB-built fallbacks (tests/ecb_only_keys.c). Keys the

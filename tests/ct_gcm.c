@@ -6,6 +6,9 @@
  * blocks of the streaming calls, the tag and its comparison. Lengths are
  * public. The only secret-derived value revealed is the decrypt verdict
  * (declassified in core/gcm.c).
+ * Built twice: ct_gcm on the kernels' own GCM slots, ct_gcm_fallback on
+ * ECB-only tables (aes_suite_keys.h), i.e. core/gcm.c's path for kernels
+ * without GCM slots (their ECB and the portable GHASH).
  *
  * Usage (ctest): valgrind --error-exitcode=1 ct_gcm <kernel>. Exit 0 clean,
  * 77 kernel not usable on valgrind's CPU, 2 wrong result. */
@@ -13,6 +16,7 @@
 #include <string.h>
 #include <valgrind/memcheck.h>
 #include "hwcrypt/hwcrypt.h"
+#include "aes_suite_keys.h"   /* ct_gcm_fallback: keys on ECB-only tables */
 
 #define SKIP 77
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
@@ -28,7 +32,7 @@ static int run(size_t key_len, size_t iv_len) {
     SECRET(iv, sizeof iv);
     SECRET(aad, sizeof aad);
     SECRET(pt, sizeof pt);
-    bad |= hwc_aes_gcm_setkey(&k, key, key_len);
+    bad |= SUITE_GCM_SETKEY(&k, key, key_len);
     bad |= hwc_aes_gcm_encrypt(&k, iv, iv_len, aad, sizeof aad, ct, pt, sizeof pt, tag, 16);
     /* streaming, with partial blocks on both sides of every boundary */
     bad |= hwc_aes_gcm_init(&c, &k, iv, iv_len);

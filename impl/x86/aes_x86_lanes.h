@@ -90,8 +90,7 @@ HWC_X86_INLINE void chain_group(hwc_v *x, const hwc_keys *K, const uint8_t *cons
 
 /* 1 when more than `limit` lanes' blocks at p[j] + off fall into one L1
    set (64-byte lines, 64 sets) for the same off: only then is staging worth
-   its copies (measured on Zen 5, 12 ways: inputs from 5 lanes per set on,
-   outputs from 9). Addresses only, no data. */
+   its copies (thresholds: docs/aes-batch.md). Addresses only, no data. */
 HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
     uint8_t per_set[64] = {0};
     int worst = 0;

@@ -3,9 +3,10 @@
  * muladd: d += s*b with two independent carry chains per limb (Intel white
  * paper "New Instructions Supporting Large Integer Arithmetic on Intel
  * Architecture Processors", 2012): ADCX (CF) adds the previous high half to
- * the low half, ADOX (OF) adds d[i]. 8 limbs per iteration, n % 8 by entering
- * the loop part-way; loop control uses LEA/JRCXZ, which leave CF and OF alone
- * (measured: 16 limbs per iteration is no faster).
+ * the low half, ADOX (OF) adds d[i]. 8 limbs per iteration; rows of 8k limbs
+ * enter the loop at its top, others part-way through a jump table; loop
+ * control uses LEA/JRCXZ, which leave CF and OF alone (measured: 16 limbs
+ * per iteration is no faster; docs/mpi-muladd.md has the figures).
  *
  * montmul: Montgomery multiplication, coarsely integrated operand scanning
  * (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
@@ -64,8 +65,31 @@
     "90:\n\t"                                                             \
     ".long 80b-90b, 81b-90b, 82b-90b, 83b-90b, 84b-90b, 85b-90b, 86b-90b, 87b-90b\n"
 
-static inline __attribute__((always_inline)) hwc_limb addmul(hwc_limb *d, const hwc_limb *s,
-                                                             size_t n, hwc_limb b) {
+/* The 8-limb loop over s = %[s], d = %[d], %%rcx blocks, rdx the multiplier,
+   CF = OF = 0 and %[hi] = 0 on entry; leaves the carry limb in %[hi] and
+   %[d] at the end of the row. */
+#define ADX_LOOP8(L)                                                              \
+    #L ":\n\t"                                                                    \
+    ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "h2") ADX_STEP(2, "h2", "h1")       \
+    ADX_STEP(3, "h1", "h2") ADX_STEP(4, "h2", "h1") ADX_STEP(5, "h1", "h2")       \
+    ADX_STEP(6, "h2", "h1") ADX_STEP(7, "h1", "hi")                               \
+    "leaq 64(%[s]), %[s]\n\t"                                                     \
+    "leaq 64(%[d]), %[d]\n\t"                                                     \
+    "leaq -1(%%rcx), %%rcx\n\t"                                                   \
+    "jrcxz " #L "f\n\t"                                                           \
+    "jmp " #L "b\n"                                                               \
+    #L ":\n\t"                                                                    \
+    "movl $0, %k[lo]\n\t"                                                         \
+    "adcxq %[lo], %[hi]\n\t"                                                      \
+    "adoxq %[lo], %[hi]\n\t"
+
+/* ADX_LOOP8 with %[hi], CF and OF cleared first. */
+#define ADX_ROW8(L) "xorl %k[hi], %k[hi]\n" ADX_LOOP8(L)
+
+/* d[0..n) += s[0..n) * b for n % 8 != 0: the loop entered part-way through
+   the jump table. */
+static inline __attribute__((always_inline)) hwc_limb addmul_any(hwc_limb *d, const hwc_limb *s,
+                                                                 size_t n, hwc_limb b) {
     hwc_limb hi, lo, h1, h2, x, k;
     size_t c;
     /* n % 8 handled by entering the 8-limb loop at step (-n) & 7 through a
@@ -92,6 +116,31 @@ static inline __attribute__((always_inline)) hwc_limb addmul(hwc_limb *d, const 
         : "cc", "memory");
     (void)c;
     return hi;
+}
+
+/* d[0..8*n8) += s * b, n8 >= 1: the 8-limb loop entered at its top, from a
+   32-byte boundary (the NOPs before it run once per call). No jump table:
+   its address arithmetic and indirect jump cost about 4 cycles a call. */
+static inline __attribute__((always_inline)) hwc_limb addmul8(hwc_limb *d, const hwc_limb *s,
+                                                              size_t n8, hwc_limb b) {
+    hwc_limb hi, lo, h1, h2;
+    __asm__ volatile(
+        "xorl %k[hi], %k[hi]\n" /* CF = OF = 0 */
+        ".p2align 5\n\t"
+        ADX_LOOP8(1)
+        : [hi] "=&r"(hi), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2), [d] "+r"(d),
+          [s] "+r"(s), "+c"(n8)
+        : "d"(b)
+        : "cc", "memory");
+    return hi;
+}
+
+/* d[0..n) += s[0..n) * b, returns the carry limb; n >= 1 (a public size:
+   the branch reveals only n % 8). */
+static inline __attribute__((always_inline)) hwc_limb addmul(hwc_limb *d, const hwc_limb *s,
+                                                             size_t n, hwc_limb b) {
+    if ((n & 7) == 0) return addmul8(d, s, n / 8, b);
+    return addmul_any(d, s, n, b);
 }
 
 /* t[0..2n) = 2*t + diagonal a[i]^2: the doubling runs on CF (ADCX x, x),
@@ -125,24 +174,6 @@ static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
     (void)c;
     (void)ad;
 }
-
-/* The 8-limb loop of addmul over s = %[s], d = %[d], %%rcx blocks, rdx the
-   multiplier; leaves the carry limb in %[hi] and %[d] at the end of the row. */
-#define ADX_ROW8(L)                                                               \
-    "xorl %k[hi], %k[hi]\n"                                                       \
-    #L ":\n\t"                                                                    \
-    ADX_STEP(0, "hi", "h1") ADX_STEP(1, "h1", "h2") ADX_STEP(2, "h2", "h1")       \
-    ADX_STEP(3, "h1", "h2") ADX_STEP(4, "h2", "h1") ADX_STEP(5, "h1", "h2")       \
-    ADX_STEP(6, "h2", "h1") ADX_STEP(7, "h1", "hi")                               \
-    "leaq 64(%[s]), %[s]\n\t"                                                     \
-    "leaq 64(%[d]), %[d]\n\t"                                                     \
-    "leaq -1(%%rcx), %%rcx\n\t"                                                   \
-    "jrcxz " #L "f\n\t"                                                           \
-    "jmp " #L "b\n"                                                               \
-    #L ":\n\t"                                                                    \
-    "movl $0, %k[lo]\n\t"                                                         \
-    "adcxq %[lo], %[hi]\n\t"                                                      \
-    "adoxq %[lo], %[hi]\n\t"
 
 /* Montgomery reduction rows for n = 8*n8 (separated operand scanning):
    for i < n: t[i..i+n) += (t[i]*minv) * m, the carry and the running top

@@ -34,6 +34,7 @@ int hwc_aes_setkey_with(hwc_aes_key *k, const uint8_t *key, size_t key_len, cons
     k->key_len = (unsigned)key_len;
     k->impl = impl;
     impl->setkey(k, key, key_len);
+    hwc_stack_scrub(HWC_SCRUB_SETKEY);
     return HWC_OK;
 }
 
@@ -61,6 +62,7 @@ static int ecb(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK || !len) return rc;
     (decrypt ? impl->ecb_decrypt : impl->ecb_encrypt)(k, out, in, len / 16);
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -81,6 +83,9 @@ static int cbc(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK || !len) return rc;
     (decrypt ? HWC_AES_MODE(impl, cbc_decrypt) : HWC_AES_MODE(impl, cbc_encrypt))(k, iv, out, in, len / 16);
+    /* encryption is one chain (few registers); decryption runs the bulk loops */
+    if (decrypt) hwc_stack_scrub(HWC_SCRUB_BULK);
+    else hwc_stack_scrub(HWC_SCRUB_CHAIN);
     return HWC_OK;
 }
 
@@ -111,6 +116,7 @@ int hwc_aes_ctr_crypt(const hwc_aes_key *k, uint8_t counter[16], uint8_t *out, c
         for (size_t i = 0; i < rem; i++) out[16 * full + i] = in[16 * full + i] ^ ks[i];
         hwc_wipe_inline(ks, sizeof ks);
     }
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -169,6 +175,7 @@ int hwc_aes_xts_encrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
         hwc_wipe_inline(pp, sizeof pp);
     }
     hwc_wipe_inline(t, sizeof t);
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -199,5 +206,6 @@ int hwc_aes_xts_decrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
         hwc_wipe_inline(cc, sizeof cc);
     }
     hwc_wipe_inline(t, sizeof t);
+    hwc_stack_scrub(HWC_SCRUB_BULK);
     return HWC_OK;
 }

@@ -180,6 +180,7 @@ int hwc_cmac_many(const uint8_t *key, size_t key_len, size_t n, const uint8_t *c
     hwc_wipe_inline(l, sizeof l);
     hwc_wipe_inline(&b, sizeof b);
     hwc_aes_key_wipe(&k);
+    hwc_stack_scrub(HWC_SCRUB_LANES);
     return HWC_OK;
 }
 
@@ -195,6 +196,7 @@ int hwc_aes_cbc_encrypt_many(const hwc_aes_key *k, size_t n, uint8_t *ivs, uint8
     if (n == 0) return HWC_OK;
     batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}};
     run_batch(&b);
+    hwc_stack_scrub(HWC_SCRUB_LANES);
     return HWC_OK;
 }
 
@@ -241,10 +243,14 @@ static int xts_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_
 
 int hwc_aes_xts_encrypt_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size,
                                 uint8_t *out, const uint8_t *in, size_t len) {
-    return xts_sectors(k, sector, sector_size, out, in, len, 0);
+    int rc = xts_sectors(k, sector, sector_size, out, in, len, 0);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    return rc;
 }
 
 int hwc_aes_xts_decrypt_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size,
                                 uint8_t *out, const uint8_t *in, size_t len) {
-    return xts_sectors(k, sector, sector_size, out, in, len, 1);
+    int rc = xts_sectors(k, sector, sector_size, out, in, len, 1);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    return rc;
 }

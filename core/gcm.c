@@ -165,6 +165,7 @@ int hwc_aes_gcm_setkey_with(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_l
     else hwc_ghash_portable_init(k->htab, h);
     hwc_wipe_inline(h, sizeof h);
     hwc_wipe_inline(&aes, sizeof aes);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return HWC_OK;
 }
 
@@ -224,6 +225,7 @@ int hwc_aes_gcm_init(hwc_aes_gcm_ctx *c, const hwc_aes_gcm_key *k, const uint8_t
     const hwc_aes_impl *impl = gcm_impl(k);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
     start(c, impl, k, iv, iv_len);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return HWC_OK;
 }
 
@@ -254,6 +256,7 @@ int hwc_aes_gcm_aad(hwc_aes_gcm_ctx *c, const uint8_t *aad, size_t len) {
     if (full) ghash(impl, c->key, c->x, aad + head, full);
     absorb(c, impl, aad + head + 16 * full, tail, 0);
     c->aad_len += len;
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return HWC_OK;
 }
 
@@ -300,11 +303,15 @@ static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, 
 }
 
 int hwc_aes_gcm_encrypt_update(hwc_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len) {
-    return update(c, 0, out, in, len);
+    int rc = update(c, 0, out, in, len);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    return rc;
 }
 
 int hwc_aes_gcm_decrypt_update(hwc_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len) {
-    return update(c, 1, out, in, len);
+    int rc = update(c, 1, out, in, len);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    return rc;
 }
 
 static int tag_len_ok(size_t t) {
@@ -351,6 +358,7 @@ int hwc_aes_gcm_encrypt_final(hwc_aes_gcm_ctx *c, uint8_t *tag, size_t tag_len) 
     memcpy(tag, t, tag_len);
     hwc_wipe_inline(t, sizeof t);
     wipe_pieces(c, sizeof *c);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return HWC_OK;
 }
 
@@ -363,6 +371,7 @@ int hwc_aes_gcm_decrypt_final(hwc_aes_gcm_ctx *c, const uint8_t *tag, size_t tag
     int ok = tag_matches(t, tag, tag_len);
     hwc_wipe_inline(t, sizeof t);
     wipe_pieces(c, sizeof *c);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
     return ok ? HWC_OK : HWC_ERR_AUTH_FAILED;
 }
 
@@ -471,11 +480,15 @@ static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t 
 int hwc_aes_gcm_encrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, uint8_t *tag, size_t tag_len) {
-    return oneshot(k, 0, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
+    int rc = oneshot(k, 0, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    return rc;
 }
 
 int hwc_aes_gcm_decrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, const uint8_t *tag, size_t tag_len) {
-    return oneshot(k, 1, iv, iv_len, aad, aad_len, out, in, len, (uint8_t *)tag, tag_len);
+    int rc = oneshot(k, 1, iv, iv_len, aad, aad_len, out, in, len, (uint8_t *)tag, tag_len);
+    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    return rc;
 }

@@ -59,6 +59,7 @@ int hwc_hmac_streebog_init(hwc_hmac_streebog_ctx *c, unsigned digest_bits, const
     if (!c || (!key && key_len)) return HWC_ERR_NULL_POINTER;
     if (digest_bits != 256 && digest_bits != 512) return HWC_ERR_BAD_ARGUMENT;
     hmac_setup(c, hwc_active_streebog(), digest_bits, key, key_len);
+    hwc_stack_scrub(HWC_SCRUB_HASH);
     return HWC_OK;
 }
 
@@ -67,6 +68,7 @@ int hwc_hmac_streebog_update(hwc_hmac_streebog_ctx *c, const void *data, size_t 
     if (!hmac_live(c)) return HWC_ERR_BAD_ARGUMENT;
     if (!data && len) return HWC_ERR_NULL_POINTER;
     hwc_sb_absorb(&c->inner, data, len);
+    hwc_stack_scrub(HWC_SCRUB_HASH);
     return HWC_OK;
 }
 
@@ -79,6 +81,7 @@ int hwc_hmac_streebog_final(hwc_hmac_streebog_ctx *c, uint8_t *mac) {
     hwc_wipe_inline(c, sizeof *c);
     memcpy(mac, out, n);   /* mac may be inside c */
     hwc_wipe_inline(out, sizeof out);
+    hwc_stack_scrub(HWC_SCRUB_HASH);
     return HWC_OK;
 }
 
@@ -89,7 +92,9 @@ int hwc_hmac_streebog(unsigned digest_bits, const uint8_t *key, size_t key_len, 
     hwc_hmac_streebog_ctx c;
     hmac_setup(&c, hwc_active_streebog(), digest_bits, key, key_len);
     hwc_sb_absorb(&c.inner, msg, len);
-    return hwc_hmac_streebog_final(&c, mac);
+    int rc = hwc_hmac_streebog_final(&c, mac);
+    hwc_stack_scrub(HWC_SCRUB_HASH);
+    return rc;
 }
 
 /* What the compressions of H(pad || one 64-byte block) need besides the
@@ -211,5 +216,6 @@ int hwc_pbkdf2_streebog512(const uint8_t *password, size_t password_len, const u
     hwc_wipe_inline(u, sizeof u);
     hwc_wipe_inline(t, sizeof t);
     hwc_wipe_inline(b, sizeof b);
+    hwc_stack_scrub(HWC_SCRUB_HASH);
     return HWC_OK;
 }

@@ -3,7 +3,8 @@
  * libgcrypt. The input chooses the digest size, the split of the message into
  * update calls, a point where the context is copied (both copies must give
  * the digest), the HMAC key, and a short PBKDF2 (1-3 iterations, up to 200
- * output bytes: several output blocks). */
+ * output bytes: several output blocks); hwc_streebog_many on three pieces of
+ * the message against one call per piece. */
 #include <stdint.h>
 #include <gcrypt.h>
 #include "fuzz_common.h"
@@ -71,6 +72,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_CHECK(hwc_streebog_update(&c2, msg + copy_pos, len - copy_pos) == HWC_OK &&
                  hwc_streebog_final(&c2, digest) == HWC_OK && !memcmp(digest, ref_d, bits / 8),
                  "streebog/%s context copy at %zu differs", kern, copy_pos);
+        /* lanes: the message cut into three, as many messages at once */
+        const void *parts[3] = {msg, msg + len / 3, msg + len / 2};
+        const size_t part_len[3] = {len / 3, len / 2 - len / 3, len - len / 2};
+        uint8_t many[3 * 64], one[64];
+        FZ_CHECK(hwc_streebog_many(bits, 3, parts, part_len, many) == HWC_OK, "streebog_many");
+        for (int p = 0; p < 3; p++) {
+            FZ_CHECK(hwc_streebog(bits, parts[p], part_len[p], one) == HWC_OK &&
+                         !memcmp(one, many + p * (bits / 8), bits / 8),
+                     "streebog/%s hwc_streebog_many lane %d differs from one call", kern, p);
+        }
         FZ_CHECK(hwc_hmac_streebog(bits, key, kl, msg, len, mac) == HWC_OK && !memcmp(mac, ref_m, bits / 8),
                  "streebog/%s HMAC-%u differs from libgcrypt, key %zu, len %zu", kern, bits, kl, len);
         if (pbkdf2) {

@@ -1,14 +1,39 @@
 /* Inline secret wiping for hot paths (the same guarantee as hwc_wipe: the
    asm claims to read the memory, so the zeroing stores cannot be dropped),
-   without a call per small buffer. */
+   without a call per small buffer; and the stack scrub. */
 #ifndef HWC_INTERNAL_WIPE_H
 #define HWC_INTERNAL_WIPE_H
 
+#include <stddef.h>
 #include <string.h>
 
 static inline void hwc_wipe_inline(void *p, size_t len) {
     memset(p, 0, len);
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
+
+/* Compilers spill round keys, subkeys and hash states into the frames of the
+   functions that use them, and nothing in C clears a frame on return. The
+   public functions that handle key material therefore end with
+   hwc_stack_scrub(HWC_SCRUB_...): it zeroes that many bytes of the stack
+   just below the caller's frame, i.e. the dead frames of everything the
+   caller called (its own frame sits there while it runs). The sizes are
+   upper bounds of the depth those calls reach, for every kernel, with gcc
+   and clang; tests/test_stack_scan.c fails when one is too small. */
+enum {   /* multiples of 256 */
+    HWC_SCRUB_SETKEY = 768,    /* AES key expansion (generic: 700 bytes deep) */
+    HWC_SCRUB_CHAIN = 512,     /* CBC encryption, CMAC update and final (copies to 260) */
+    HWC_SCRUB_BULK = 1536,     /* ECB, CBC decryption, CTR, XTS, CMAC init (copies to 1330) */
+    HWC_SCRUB_HASH = 2560,     /* HMAC-Streebog, PBKDF2 (copies to 2080) */
+    HWC_SCRUB_WIDE = 2560,     /* GCM, XTS sectors (copies to 2100) */
+    HWC_SCRUB_LANES = 18432,   /* CMAC and CBC-encrypt lanes (copies to 16900) */
+};
+
+/* Zeroes [sp - bytes, sp) where sp is the stack pointer at the call, i.e.
+   everything below the return address (internal/wipe.c: assembly without a
+   frame of its own, with the widest stores the CPU has). bytes: a multiple
+   of 256, no deeper than the callees could have gone (their pages are
+   mapped). */
+void hwc_stack_scrub(size_t bytes);
 
 #endif

@@ -143,12 +143,12 @@ if [ -f .ci/arm64.sh ] && [ "${HWC_SKIP_ARM64:-0}" != 1 ]; then
 fi
 
 # 6. Differential fuzzing: every kernel against generic and OpenSSL/libgcrypt/GMP.
-fuzz_secs=${HWC_FUZZ_SECONDS:-40}
+fuzz_secs=${HWC_FUZZ_SECONDS:-30}
 log "fuzzers (clang-19, ASan + UBSan, ${fuzz_secs} s each)"
 if CC=clang-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWC_WERROR=ON \
      -DHWC_SANITIZE=ON -DHWC_FUZZ=ON -DHWC_BUILD_PROVIDER=OFF -DHWC_BUILD_TESTS=OFF -DHWC_BUILD_BENCH=OFF \
      -DHWC_BUILD_TOOLS=OFF >/dev/null && cmake --build build-fuzz -j"$jobs" >/dev/null; then
-  for h in aes cmac streebog modexp; do
+  for h in aes cmac gcm streebog modexp; do
     work=build-fuzz/corpus-$h
     rm -rf "$work" && mkdir -p "$work"   # new inputs go here, never into fuzz/corpus
     if ./build-fuzz/fuzz/fuzz_$h -max_total_time="$fuzz_secs" -artifact_prefix=build-fuzz/ \

@@ -11,7 +11,7 @@ if [ "$(dpkg --print-architecture)" = amd64 ]; then want+=(libipsec-mb-dev); fi
 if [ "${1:-build}" = test ]; then
   want+=(valgrind qemu-user clang llvm gcc-aarch64-linux-gnu mmdebstrap python3 coreutils
          clang-19 libclang-rt-19-dev libfuzzer-19-dev
-         libengine-gost-openssl)   # gostprov: the provider tests cross-check Streebog with it
+         openssl libengine-gost-openssl)   # the openssl command and gostprov: provider tests
 fi
 missing=()
 for p in "${want[@]}"; do

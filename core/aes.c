@@ -175,7 +175,7 @@ int hwc_aes_xts_encrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
         hwc_wipe_inline(pp, sizeof pp);
     }
     hwc_wipe_inline(t, sizeof t);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_XTS);
     return HWC_OK;
 }
 
@@ -206,6 +206,6 @@ int hwc_aes_xts_decrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8
         hwc_wipe_inline(cc, sizeof cc);
     }
     hwc_wipe_inline(t, sizeof t);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_XTS);
     return HWC_OK;
 }

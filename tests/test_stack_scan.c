@@ -34,8 +34,8 @@
 #endif
 #define SKIP_UNDER_SANITIZER() \
     do { \
-        if (SCAN_UNDER_SANITIZER) cr_skip_test("sanitizer build: frames differ; run in the Release builds"); \
-        if (SCAN_SKIP_ARCH) cr_skip_test("AArch64: copies in the public functions' own frames not handled yet"); \
+        if (SCAN_UNDER_SANITIZER) cr_skip_test("sanitizer build: the scan is not available here (frames differ); it runs in the Release builds"); \
+        if (SCAN_SKIP_ARCH) cr_skip_test("AArch64: the scan is not available yet (copies remain in the public functions' own frames)"); \
     } while (0)
 
 #define NOINLINE __attribute__((noinline, noclone))

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "test_skip.h"
 
 size_t hwc_test_usable_kernels(const char *family, const char **names, size_t max) {
     hwc_kernel_info info[32];
@@ -10,19 +11,6 @@ size_t hwc_test_usable_kernels(const char *family, const char **names, size_t ma
     for (size_t i = 0; i < n && i < 32; i++)
         if (info[i].usable && got < max) names[got++] = info[i].name;
     return got;
-}
-
-/* HWC_TEST_SKIP="family/kernel,...": kernels not to run in this process,
-   reported as skipped with HWC_TEST_SKIP_WHY (used for emulator bugs, e.g.
-   qemu 7.2 computes VAES on ymm wrongly; those kernels run natively). */
-static int skipped_by_env(const char *family, const char *kernel) {
-    const char *list = getenv("HWC_TEST_SKIP");
-    char item[64];
-    snprintf(item, sizeof item, "%s/%s", family, kernel);
-    size_t n = strlen(item);
-    for (const char *p = list; p && (p = strstr(p, item)); p += n)
-        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
-    return 0;
 }
 
 int hwc_test_each_kernel(const char *family, hwc_kernel_fn fn, void *arg) {
@@ -38,7 +26,7 @@ int hwc_test_each_kernel(const char *family, hwc_kernel_fn fn, void *arg) {
                      info[i].name, info[i].requires);
             continue;
         }
-        if (skipped_by_env(family, info[i].name)) {
+        if (hwc_test_skipped(family, info[i].name)) {
             size_t u = strlen(skipped);
             snprintf(skipped + u, sizeof skipped - u, "%s%s (HWC_TEST_SKIP: %s)", u ? ", " : "",
                      info[i].name, getenv("HWC_TEST_SKIP_WHY") ? getenv("HWC_TEST_SKIP_WHY") : "no reason given");

@@ -62,7 +62,7 @@ static int ecb(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK || !len) return rc;
     (decrypt ? impl->ecb_decrypt : impl->ecb_encrypt)(k, out, in, len / 16);
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_FOR(len));
     return HWC_OK;
 }
 
@@ -84,7 +84,7 @@ static int cbc(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t
     if (rc != HWC_OK || !len) return rc;
     (decrypt ? HWC_AES_MODE(impl, cbc_decrypt) : HWC_AES_MODE(impl, cbc_encrypt))(k, iv, out, in, len / 16);
     /* encryption is one chain (few registers); decryption runs the bulk loops */
-    if (decrypt) hwc_stack_scrub(HWC_SCRUB_BULK);
+    if (decrypt) hwc_stack_scrub(HWC_SCRUB_FOR(len));
     else hwc_stack_scrub(HWC_SCRUB_CHAIN);
     return HWC_OK;
 }
@@ -116,7 +116,7 @@ int hwc_aes_ctr_crypt(const hwc_aes_key *k, uint8_t counter[16], uint8_t *out, c
         for (size_t i = 0; i < rem; i++) out[16 * full + i] = in[16 * full + i] ^ ks[i];
         hwc_wipe_inline(ks, sizeof ks);
     }
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    hwc_stack_scrub(HWC_SCRUB_FOR(len));
     return HWC_OK;
 }
 

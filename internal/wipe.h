@@ -22,6 +22,7 @@ static inline void hwc_wipe_inline(void *p, size_t len) {
    and clang; tests/test_stack_scan.c fails when one is too small. */
 enum {   /* multiples of 256 */
     HWC_SCRUB_SETKEY = 768,    /* AES key expansion (generic: 700 bytes deep) */
+    HWC_SCRUB_SHORT = 512,     /* ECB, CBC decryption, CTR on one block (under 32 bytes) */
     HWC_SCRUB_CHAIN = 512,     /* CBC encryption, CMAC update and final (copies to 260) */
     HWC_SCRUB_BULK = 1536,     /* ECB, CBC decryption, CTR, CMAC init (copies to 1330) */
     HWC_SCRUB_XTS = 3072,      /* XTS units and sectors (two tweak sets: copies to 2544) */
@@ -29,6 +30,10 @@ enum {   /* multiples of 256 */
     HWC_SCRUB_WIDE = 2560,     /* GCM, XTS sectors (copies to 2100) */
     HWC_SCRUB_LANES = 18432,   /* CMAC and CBC-encrypt lanes (copies to 16900) */
 };
+
+/* Bulk modes on one block take the kernels' single-block paths (xmm, few
+   registers, shallow frames): a shallower scrub. */
+#define HWC_SCRUB_FOR(len) ((len) < 32 ? HWC_SCRUB_SHORT : HWC_SCRUB_BULK)
 
 /* Zeroes [sp - bytes, sp) where sp is the stack pointer at the call, i.e.
    everything below the return address (internal/wipe.c: assembly without a

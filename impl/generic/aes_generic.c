@@ -613,4 +613,6 @@ const hwc_aes_impl hwc_aes_generic = {
     .gcm_decrypt = gen_gcm_decrypt,
     .chain_step = gen_chain_step,
     .chain_lanes = BATCH,
+    /* bitsliced state and schedule copies are wiped where they are made */
+    .clean_frames = HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES,
 };

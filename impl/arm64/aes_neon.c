@@ -14,8 +14,9 @@
  * Each AESE/AESMC (AESD/AESIMC) pair is one asm statement on one register, so
  * the two instructions stay adjacent and cores that fuse them do. Parallel
  * modes interleave 8 or 4 independent blocks: two tables, hwc_aes_neon and
- * hwc_aes_neon_narrow, differ only in that width (read from the table a key
- * is bound to, k->impl); dispatch/ picks one per CPU model (dispatch/cpu.c). */
+ * hwc_aes_neon_narrow, differ only in that width (their chain_lanes, read
+ * from the table a key is bound to, k->impl); dispatch/ picks one per CPU
+ * model (dispatch/cpu.c). */
 #include <arm_neon.h>
 #include <string.h>
 #include "internal/bytes.h"
@@ -31,9 +32,9 @@
    nothing else (every 16 bytes of it are key material). */
 #define SCHED_DEC 256
 
-/* Interleave width: 4 for keys bound to the narrow table, else 8. */
-extern const hwc_aes_impl hwc_aes_neon_narrow;
-#define WIDTH8(k) ((k)->impl != (const void *)&hwc_aes_neon_narrow)
+/* Interleave width 8 or 4: the lane count of the table the key is bound to
+   (hwc_aes_neon or hwc_aes_neon_narrow below). */
+#define WIDTH8(k) (((const hwc_aes_impl *)(k)->impl)->chain_lanes == 8)
 
 #define HWC_INLINE static inline __attribute__((always_inline))
 /* EACH(i, n, stmt...): stmt for i = 0, 1, ..., n-1 (n <= 15), written out with
@@ -121,8 +122,8 @@ HWC_INLINE void crypt_w(uint8x16_t *b, const int w, const uint8x16_t *rk, const 
     if (decrypt) dec_w(b, w, rk, nr); else enc_w(b, w, rk, nr);
 }
 
-/* Runs BODY(w) over all blocks: 8 at a time unless the key is bound to the
-   narrow table, then 4, then 1. BODY advances in/out and decrements nothing
+/* Runs BODY(w) over all blocks: 8 at a time if the key's table says so,
+   then 4, then 1. BODY advances in/out and decrements nothing
    itself. */
 #define OVER_BLOCKS(k, blocks, BODY)                                     \
     do {                                                                 \

@@ -123,8 +123,7 @@ HWC_INLINE void crypt_w(uint8x16_t *b, const int w, const uint8x16_t *rk, const 
 }
 
 /* Runs BODY(w) over all blocks: 8 at a time if the key's table says so,
-   then 4, then 1. BODY advances in/out and decrements nothing
-   itself. */
+   then 4, then 1. BODY advances in/out and decrements nothing itself. */
 #define OVER_BLOCKS(k, blocks, BODY)                                     \
     do {                                                                 \
         if (WIDTH8(k))                                                   \

@@ -412,8 +412,8 @@ static inline void xor_blocks(uint8_t *out, const uint8_t *a, const uint8_t *b, 
 }
 
 /* ks = E(ks) for a full batch of counter blocks, then out = in ^ ks over the
-   first n (SP 800-38A 6.5, SP 800-38D 6.5). Always inlined: the CTR and GCM
-   batch loops stay as they were written out (clang would call it). */
+   first n (SP 800-38A 6.5, SP 800-38D 6.5). Always inlined into the CTR and
+   GCM batch loops (clang would otherwise call it once per batch). */
 static inline __attribute__((always_inline)) void keystream_xor(const hwc_aes_key *k,
                                                                 uint8_t ks[BATCH_BYTES], uint8_t *out,
                                                                 const uint8_t *in, size_t n) {

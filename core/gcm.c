@@ -170,6 +170,7 @@ int hwc_aes_gcm_setkey_with(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_l
     uint8_t h[16];
     impl->ecb_encrypt(&aes, h, zero_blocks, 1);   /* H = CIPH_K(0^128), section 7.1 step 1 */
     k->aes = aes;
+    memset(k->htab, 0, sizeof k->htab);   /* what the kernel's layout leaves unused */
     if (impl->ghash_init) impl->ghash_init(k->htab, h);
     else hwc_ghash_portable_init(k->htab, h);
     hwc_wipe_inline(h, sizeof h);

@@ -105,6 +105,32 @@ def mca(mca_bin, cpu, body):
     return int(m.group(1)) / 1000.0
 
 
+def object_loop(cc, src, branch):
+    """The loop of an assembly source as assembled (its assembler macros
+    expanded): from the target of the backward branch `branch` (mnemonic and
+    register, e.g. "cbnz x5") to that branch, as llvm-mca input."""
+    obj = tempfile.NamedTemporaryFile(suffix=".o", delete=False).name
+    if cc == "clang":
+        cmd = ["clang", "--target=aarch64-linux-gnu"]
+    else:
+        cmd = ["aarch64-linux-gnu-gcc"]
+    subprocess.run(cmd + ["-I" + ROOT, "-c", "-o", obj, src], check=True)
+    dis = subprocess.run(["aarch64-linux-gnu-objdump", "-d", "--no-show-raw-insn", obj],
+                         check=True, capture_output=True, text=True).stdout
+    os.unlink(obj)
+    insns = [(int(m.group(1), 16), m.group(2), m.group(3).split("<")[0].strip())
+             for m in re.finditer(r"^\s*([0-9a-f]+):\s+(\S+)[ \t]*(.*)$", dis, re.M)]
+    mnem, reg = branch.split()
+    for i, (addr, op, args) in enumerate(insns):
+        if op == mnem and args.startswith(reg + ","):
+            target = int(args.split(",")[-1].strip(), 16)
+            if target < addr:
+                first = [a for a, _, _ in insns].index(target)
+                body = ["%s\t%s" % (o, a) for _, o, a in insns[first:i]]
+                return [".Lm:"] + body + ["%s\t%s, .Lm" % (op, reg)]
+    sys.exit("no backward %s in %s" % (branch, src))
+
+
 def func_body(asm, func):
     m = re.search(r"^%s:[^\n]*\n(.*?)^\s*\.size\s+%s," % (re.escape(func), re.escape(func)), asm, re.S | re.M)
     if not m:
@@ -148,8 +174,6 @@ def main():
     a = ap.parse_args()
     cpus = a.cpus.split(",")
     neon = compile_asm(a.cc, os.path.join(ROOT, "impl/arm64/aes_neon.c"), ["-march=armv8-a+crypto"])
-    with open(os.path.join(ROOT, "impl/arm64/mpi_armv8.S")) as f:
-        mpi_asm = f.read()
     # (row label, loop body, work units per iteration, unit)
     rows = [
         ("neon AES-128-CTR, 8 blocks/iter", pick(neon, "neon_ctr", "aese", 80), 128, "c/B"),
@@ -161,10 +185,8 @@ def main():
         ("neon AES-128-GCM dec, 8 blocks/iter", pick(neon, "neon_gcm_decrypt", "aese", 80), 128, "c/B"),
         ("neon GHASH, 8 blocks/iter", pick(neon, "neon_ghash", "pmull", 18), 128, "c/B"),
     ]
-    mpi_loop = re.search(r"^1:\n(.*?cbnz\s+x5, 1b)", mpi_asm, re.S | re.M).group(1)
     rows.append(("armv8-asm muladd, 8 limbs/iter",
-                 [".Lm:"] + [l.split("//")[0] for l in mpi_loop.replace("1b", ".Lm").splitlines()], 8,
-                 "c/limb"))
+                 object_loop(a.cc, os.path.join(ROOT, "impl/arm64/mpi_armv8.S"), "cbnz x5"), 8, "c/limb"))
     # The generic C kernels, built as the library builds them (no target flags).
     gen_mpi = compile_asm(a.cc, os.path.join(ROOT, "impl/generic/mpi_generic.c"), [])
     rows.append(("generic C muladd, 4 limbs/iter",

@@ -30,11 +30,14 @@ int hwc_aes_setkey_with(hwc_aes_key *k, const uint8_t *key, size_t key_len, cons
     if (!nr) return HWC_ERR_KEY_LENGTH;
     if (!key) return HWC_ERR_NULL_POINTER;
     if (!impl) return HWC_ERR_KERNEL_UNAVAILABLE;
+    /* bytes of the schedule the kernel does not use are zero, never stale
+       memory (a key may be built in an uninitialised local and copied) */
+    memset(k->sched, 0, sizeof k->sched);
     k->rounds = nr;
     k->key_len = (unsigned)key_len;
     k->impl = impl;
     impl->setkey(k, key, key_len);
-    hwc_stack_scrub(HWC_SCRUB_SETKEY);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_SETKEY, HWC_SCRUB_SETKEY);
     return HWC_OK;
 }
 
@@ -62,7 +65,7 @@ static int ecb(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK || !len) return rc;
     (decrypt ? impl->ecb_decrypt : impl->ecb_encrypt)(k, out, in, len / 16);
-    hwc_stack_scrub(HWC_SCRUB_FOR(len));
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_FOR(len));
     return HWC_OK;
 }
 
@@ -84,8 +87,7 @@ static int cbc(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t
     if (rc != HWC_OK || !len) return rc;
     (decrypt ? HWC_AES_MODE(impl, cbc_decrypt) : HWC_AES_MODE(impl, cbc_encrypt))(k, iv, out, in, len / 16);
     /* encryption is one chain (few registers); decryption runs the bulk loops */
-    if (decrypt) hwc_stack_scrub(HWC_SCRUB_FOR(len));
-    else hwc_stack_scrub(HWC_SCRUB_CHAIN);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, decrypt ? HWC_SCRUB_FOR(len) : HWC_SCRUB_CHAIN);
     return HWC_OK;
 }
 
@@ -116,7 +118,7 @@ int hwc_aes_ctr_crypt(const hwc_aes_key *k, uint8_t counter[16], uint8_t *out, c
         for (size_t i = 0; i < rem; i++) out[16 * full + i] = in[16 * full + i] ^ ks[i];
         hwc_wipe_inline(ks, sizeof ks);
     }
-    hwc_stack_scrub(HWC_SCRUB_FOR(len));
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_FOR(len));
     return HWC_OK;
 }
 
@@ -151,61 +153,45 @@ static int xts_check(const hwc_aes_xts_key *k, const uint8_t *tweak, const uint8
     return HWC_OK;
 }
 
-/* IEEE 1619-2007 5.3.2: m full blocks and b trailing bytes. */
-int hwc_aes_xts_encrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out,
-                        const uint8_t *in, size_t len) {
+/* IEEE 1619-2007 5.3.2 (encryption) and 5.4.2 (decryption): m full blocks
+   and b trailing bytes. With stealing, the last full block is processed with
+   T_{m-1} when encrypting and T_m when decrypting, the recombined block with
+   the other one. */
+static int xts_crypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out,
+                     const uint8_t *in, size_t len, int decrypt) {
     const hwc_aes_impl *di, *ti;
     int rc = xts_check(k, tweak, out, in, len, &di, &ti);
     if (rc != HWC_OK) return rc;
     size_t m = len / 16, b = len % 16;
-    mode_fn xts = HWC_AES_MODE(di, xts_encrypt);
+    mode_fn xts = decrypt ? HWC_AES_MODE(di, xts_decrypt) : HWC_AES_MODE(di, xts_encrypt);
     uint8_t t[16];
-    ti->ecb_encrypt(&k->tweak, t, tweak, 1);        /* T = E_K2(i) */
+    ti->ecb_encrypt(&k->tweak, t, tweak, 1);                          /* T = E_K2(i) */
     if (b == 0) {
         xts(&k->data, t, out, in, m);
     } else {
-        uint8_t cc[16], pp[16];
+        uint8_t tm[16], x[16], y[16];
         if (m > 1) xts(&k->data, t, out, in, m - 1);                  /* t = T_{m-1} */
-        xts(&k->data, t, cc, in + 16 * (m - 1), 1);                   /* CC, t = T_m */
-        memcpy(pp, in + 16 * m, b);                                   /* PP = P_m || CP */
-        memcpy(pp + b, cc + b, 16 - b);
-        memcpy(out + 16 * m, cc, b);                                  /* C_m = first b of CC */
-        xts(&k->data, t, out + 16 * (m - 1), pp, 1);                  /* C_{m-1} */
-        hwc_wipe_inline(cc, sizeof cc);
-        hwc_wipe_inline(pp, sizeof pp);
+        hwc_gf128_dbl_le(tm, t);                                      /* T_m */
+        xts(&k->data, decrypt ? tm : t, x, in + 16 * (m - 1), 1);     /* CC / PP */
+        memcpy(y, in + 16 * m, b);                                    /* last b bytes || */
+        memcpy(y + b, x + b, 16 - b);                                 /* stolen bytes */
+        memcpy(out + 16 * m, x, b);                                   /* C_m / P_m */
+        xts(&k->data, decrypt ? t : tm, out + 16 * (m - 1), y, 1);    /* C_{m-1} / P_{m-1} */
+        hwc_wipe_inline(tm, sizeof tm);
+        hwc_wipe_inline(x, sizeof x);
+        hwc_wipe_inline(y, sizeof y);
     }
     hwc_wipe_inline(t, sizeof t);
-    hwc_stack_scrub(HWC_SCRUB_XTS);
+    HWC_SCRUB_UNLESS(di->clean_frames & ti->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_XTS);
     return HWC_OK;
 }
 
-/* IEEE 1619-2007 5.4.2: the last full ciphertext block is decrypted with
-   T_m, the recombined one with T_{m-1}. */
+int hwc_aes_xts_encrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out,
+                        const uint8_t *in, size_t len) {
+    return xts_crypt(k, tweak, out, in, len, 0);
+}
+
 int hwc_aes_xts_decrypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out,
                         const uint8_t *in, size_t len) {
-    const hwc_aes_impl *di, *ti;
-    int rc = xts_check(k, tweak, out, in, len, &di, &ti);
-    if (rc != HWC_OK) return rc;
-    size_t m = len / 16, b = len % 16;
-    mode_fn xts = HWC_AES_MODE(di, xts_decrypt);
-    uint8_t t[16];
-    ti->ecb_encrypt(&k->tweak, t, tweak, 1);
-    if (b == 0) {
-        xts(&k->data, t, out, in, m);
-    } else {
-        uint8_t tm[16], pp[16], cc[16];
-        if (m > 1) xts(&k->data, t, out, in, m - 1);                  /* t = T_{m-1} */
-        hwc_gf128_dbl_le(tm, t);                                      /* T_m */
-        xts(&k->data, tm, pp, in + 16 * (m - 1), 1);                  /* PP */
-        memcpy(cc, in + 16 * m, b);                                   /* CC = C_m || CP */
-        memcpy(cc + b, pp + b, 16 - b);
-        memcpy(out + 16 * m, pp, b);                                  /* P_m = first b of PP */
-        xts(&k->data, t, out + 16 * (m - 1), cc, 1);                  /* P_{m-1} */
-        hwc_wipe_inline(tm, sizeof tm);
-        hwc_wipe_inline(pp, sizeof pp);
-        hwc_wipe_inline(cc, sizeof cc);
-    }
-    hwc_wipe_inline(t, sizeof t);
-    hwc_stack_scrub(HWC_SCRUB_XTS);
-    return HWC_OK;
+    return xts_crypt(k, tweak, out, in, len, 1);
 }

@@ -177,10 +177,11 @@ int hwc_cmac_many(const uint8_t *key, size_t key_len, size_t n, const uint8_t *c
     hwc_gf128_dbl_be(b.k1, l);
     hwc_gf128_dbl_be(b.k2, b.k1);
     run_batch(&b);
+    const unsigned clean = b.impl->clean_frames;
     hwc_wipe_inline(l, sizeof l);
     hwc_wipe_inline(&b, sizeof b);
     hwc_aes_key_wipe(&k);
-    hwc_stack_scrub(HWC_SCRUB_LANES);
+    HWC_SCRUB_UNLESS(clean, HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES, HWC_SCRUB_LANES);
     return HWC_OK;
 }
 
@@ -196,7 +197,7 @@ int hwc_aes_cbc_encrypt_many(const hwc_aes_key *k, size_t n, uint8_t *ivs, uint8
     if (n == 0) return HWC_OK;
     batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}};
     run_batch(&b);
-    hwc_stack_scrub(HWC_SCRUB_LANES);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES | HWC_CLEAN_LANES, HWC_SCRUB_LANES);
     return HWC_OK;
 }
 
@@ -241,16 +242,23 @@ static int xts_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_
     return HWC_OK;
 }
 
+/* The clean_frames bits both halves of an XTS key share (0 when unusable). */
+static unsigned xts_clean(const hwc_aes_xts_key *k) {
+    const hwc_aes_impl *di = k ? hwc_aes_key_impl(&k->data) : NULL;
+    const hwc_aes_impl *ti = k ? hwc_aes_key_impl(&k->tweak) : NULL;
+    return di && ti ? di->clean_frames & ti->clean_frames : 0;
+}
+
 int hwc_aes_xts_encrypt_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size,
                                 uint8_t *out, const uint8_t *in, size_t len) {
     int rc = xts_sectors(k, sector, sector_size, out, in, len, 0);
-    hwc_stack_scrub(HWC_SCRUB_XTS);
+    HWC_SCRUB_UNLESS(xts_clean(k), HWC_CLEAN_MODES, HWC_SCRUB_XTS);
     return rc;
 }
 
 int hwc_aes_xts_decrypt_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size,
                                 uint8_t *out, const uint8_t *in, size_t len) {
     int rc = xts_sectors(k, sector, sector_size, out, in, len, 1);
-    hwc_stack_scrub(HWC_SCRUB_XTS);
+    HWC_SCRUB_UNLESS(xts_clean(k), HWC_CLEAN_MODES, HWC_SCRUB_XTS);
     return rc;
 }

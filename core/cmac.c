@@ -34,7 +34,7 @@ int hwc_cmac_init(hwc_cmac_ctx *c, const uint8_t *key, size_t key_len) {
     memset(c->state, 0, sizeof c->state);
     memset(c->buf, 0, sizeof c->buf);
     c->buf_len = 0;
-    hwc_stack_scrub(HWC_SCRUB_BULK);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_SETKEY | HWC_CLEAN_MODES, HWC_SCRUB_BULK);
     return HWC_OK;
 }
 
@@ -69,7 +69,7 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
     memset(c->buf, 0, sizeof c->buf);
     memcpy(c->buf, msg, len);
     c->buf_len = (unsigned)len;
-    hwc_stack_scrub(HWC_SCRUB_CHAIN);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_CHAIN);
     return HWC_OK;
 }
 
@@ -94,7 +94,7 @@ int hwc_cmac_final(hwc_cmac_ctx *c, uint8_t tag[16]) {
     hwc_wipe_inline(c->state, sizeof c->state);
     hwc_wipe_inline(c->buf, sizeof c->buf);
     c->buf_len = 0;
-    hwc_stack_scrub(HWC_SCRUB_CHAIN);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_CHAIN);
     return HWC_OK;
 }
 

@@ -60,6 +60,15 @@ static const hwc_aes_impl *gcm_impl(const hwc_aes_gcm_key *k) {
     return hwc_aes_key_impl(&k->aes);
 }
 
+/* The stack scrub after a call, unless the kernel's frames are clean
+   (internal/kernel.h, clean_frames); clean: its bits, 0 when unknown. */
+#define GCM_SCRUB(clean) HWC_SCRUB_UNLESS(clean, HWC_CLEAN_MODES | HWC_CLEAN_GCM, HWC_SCRUB_WIDE)
+
+static unsigned key_clean(const hwc_aes_gcm_key *k) {
+    const hwc_aes_impl *impl = k ? gcm_impl(k) : NULL;
+    return impl ? impl->clean_frames : 0;
+}
+
 static void ghash(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t x[16],
                   const uint8_t *in, size_t blocks) {
     if (impl->ghash) impl->ghash(k->htab, x, in, blocks);
@@ -161,11 +170,12 @@ int hwc_aes_gcm_setkey_with(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_l
     uint8_t h[16];
     impl->ecb_encrypt(&aes, h, zero_blocks, 1);   /* H = CIPH_K(0^128), section 7.1 step 1 */
     k->aes = aes;
+    memset(k->htab, 0, sizeof k->htab);   /* what the kernel's layout leaves unused */
     if (impl->ghash_init) impl->ghash_init(k->htab, h);
     else hwc_ghash_portable_init(k->htab, h);
     hwc_wipe_inline(h, sizeof h);
     hwc_wipe_inline(&aes, sizeof aes);
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_GCM, HWC_SCRUB_WIDE);
     return HWC_OK;
 }
 
@@ -225,7 +235,7 @@ int hwc_aes_gcm_init(hwc_aes_gcm_ctx *c, const hwc_aes_gcm_key *k, const uint8_t
     const hwc_aes_impl *impl = gcm_impl(k);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
     start(c, impl, k, iv, iv_len);
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    GCM_SCRUB(impl->clean_frames);
     return HWC_OK;
 }
 
@@ -256,7 +266,7 @@ int hwc_aes_gcm_aad(hwc_aes_gcm_ctx *c, const uint8_t *aad, size_t len) {
     if (full) ghash(impl, c->key, c->x, aad + head, full);
     absorb(c, impl, aad + head + 16 * full, tail, 0);
     c->aad_len += len;
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    GCM_SCRUB(impl->clean_frames);
     return HWC_OK;
 }
 
@@ -272,11 +282,13 @@ static void partial(hwc_aes_gcm_ctx *c, const hwc_aes_impl *impl, int dec, uint8
     if (pos + len == 16) ghash(impl, c->key, c->x, zero_blocks, 1);
 }
 
-static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, size_t len) {
+static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, size_t len,
+                  unsigned *clean) {
     if (!c) return HWC_ERR_NULL_POINTER;
     unsigned want = dec ? ST_DEC : ST_ENC;
     const hwc_aes_impl *impl = live(c, want);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
+    *clean = impl->clean_frames;
     if (len && (!out || !in)) return HWC_ERR_NULL_POINTER;
     if ((uint64_t)len > GCM_MAX_DATA - c->data_len) return HWC_ERR_DATA_LENGTH;
     /* end of the AAD: its zero padding (a pending partial block is multiplied) */
@@ -303,14 +315,16 @@ static int update(hwc_aes_gcm_ctx *c, int dec, uint8_t *out, const uint8_t *in, 
 }
 
 int hwc_aes_gcm_encrypt_update(hwc_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len) {
-    int rc = update(c, 0, out, in, len);
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    unsigned clean = 0;
+    int rc = update(c, 0, out, in, len, &clean);
+    GCM_SCRUB(clean);
     return rc;
 }
 
 int hwc_aes_gcm_decrypt_update(hwc_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len) {
-    int rc = update(c, 1, out, in, len);
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    unsigned clean = 0;
+    int rc = update(c, 1, out, in, len, &clean);
+    GCM_SCRUB(clean);
     return rc;
 }
 
@@ -358,7 +372,7 @@ int hwc_aes_gcm_encrypt_final(hwc_aes_gcm_ctx *c, uint8_t *tag, size_t tag_len) 
     memcpy(tag, t, tag_len);
     hwc_wipe_inline(t, sizeof t);
     wipe_pieces(c, sizeof *c);
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    GCM_SCRUB(impl->clean_frames);
     return HWC_OK;
 }
 
@@ -371,7 +385,7 @@ int hwc_aes_gcm_decrypt_final(hwc_aes_gcm_ctx *c, const uint8_t *tag, size_t tag
     int ok = tag_matches(t, tag, tag_len);
     hwc_wipe_inline(t, sizeof t);
     wipe_pieces(c, sizeof *c);
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    GCM_SCRUB(impl->clean_frames);
     return ok ? HWC_OK : HWC_ERR_AUTH_FAILED;
 }
 
@@ -481,7 +495,7 @@ int hwc_aes_gcm_encrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_l
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, uint8_t *tag, size_t tag_len) {
     int rc = oneshot(k, 0, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    GCM_SCRUB(key_clean(k));
     return rc;
 }
 
@@ -489,6 +503,6 @@ int hwc_aes_gcm_decrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_l
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, const uint8_t *tag, size_t tag_len) {
     int rc = oneshot(k, 1, iv, iv_len, aad, aad_len, out, in, len, (uint8_t *)tag, tag_len);
-    hwc_stack_scrub(HWC_SCRUB_WIDE);
+    GCM_SCRUB(key_clean(k));
     return rc;
 }

@@ -58,8 +58,9 @@ int hwc_hmac_streebog_init(hwc_hmac_streebog_ctx *c, unsigned digest_bits, const
                            size_t key_len) {
     if (!c || (!key && key_len)) return HWC_ERR_NULL_POINTER;
     if (digest_bits != 256 && digest_bits != 512) return HWC_ERR_BAD_ARGUMENT;
-    hmac_setup(c, hwc_active_streebog(), digest_bits, key, key_len);
-    hwc_stack_scrub(HWC_SCRUB_HASH);
+    const hwc_streebog_impl *impl = hwc_active_streebog();
+    hmac_setup(c, impl, digest_bits, key, key_len);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_HASH, HWC_SCRUB_HASH);
     return HWC_OK;
 }
 
@@ -68,7 +69,7 @@ int hwc_hmac_streebog_update(hwc_hmac_streebog_ctx *c, const void *data, size_t 
     if (!hmac_live(c)) return HWC_ERR_BAD_ARGUMENT;
     if (!data && len) return HWC_ERR_NULL_POINTER;
     hwc_sb_absorb(&c->inner, data, len);
-    hwc_stack_scrub(HWC_SCRUB_HASH);
+    HWC_SCRUB_UNLESS(((const hwc_streebog_impl *)c->inner.impl)->clean_frames, HWC_CLEAN_HASH, HWC_SCRUB_HASH);
     return HWC_OK;
 }
 
@@ -77,11 +78,12 @@ int hwc_hmac_streebog_final(hwc_hmac_streebog_ctx *c, uint8_t *mac) {
     if (!hmac_live(c)) return HWC_ERR_BAD_ARGUMENT;
     uint8_t out[64];
     unsigned n = c->inner.digest_bits / 8;
+    const unsigned clean = ((const hwc_streebog_impl *)c->inner.impl)->clean_frames;
     hmac_finish(&c->inner, &c->outer, out);
     hwc_wipe_inline(c, sizeof *c);
     memcpy(mac, out, n);   /* mac may be inside c */
     hwc_wipe_inline(out, sizeof out);
-    hwc_stack_scrub(HWC_SCRUB_HASH);
+    HWC_SCRUB_UNLESS(clean, HWC_CLEAN_HASH, HWC_SCRUB_HASH);
     return HWC_OK;
 }
 
@@ -90,10 +92,11 @@ int hwc_hmac_streebog(unsigned digest_bits, const uint8_t *key, size_t key_len, 
     if (!mac || (!key && key_len) || (!msg && len)) return HWC_ERR_NULL_POINTER;
     if (digest_bits != 256 && digest_bits != 512) return HWC_ERR_BAD_ARGUMENT;
     hwc_hmac_streebog_ctx c;
-    hmac_setup(&c, hwc_active_streebog(), digest_bits, key, key_len);
+    const hwc_streebog_impl *impl = hwc_active_streebog();
+    hmac_setup(&c, impl, digest_bits, key, key_len);
     hwc_sb_absorb(&c.inner, msg, len);
     int rc = hwc_hmac_streebog_final(&c, mac);
-    hwc_stack_scrub(HWC_SCRUB_HASH);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_HASH, HWC_SCRUB_HASH);
     return rc;
 }
 
@@ -182,7 +185,8 @@ int hwc_pbkdf2_streebog512(const uint8_t *password, size_t password_len, const u
     block_hash pads[2];
     uint64_t u[HWC_SB_MAX_LANES][8], t[HWC_SB_MAX_LANES][8];
     uint8_t b[64], ctr[4];
-    hmac_setup(&s, hwc_active_streebog(), 512, password, password_len);
+    const hwc_streebog_impl *impl = hwc_active_streebog();
+    hmac_setup(&s, impl, 512, password, password_len);
     salted = s.inner;
     hwc_sb_absorb(&salted, salt, salt_len);
     block_hash_setup(&pads[0], &s.inner);
@@ -216,6 +220,6 @@ int hwc_pbkdf2_streebog512(const uint8_t *password, size_t password_len, const u
     hwc_wipe_inline(u, sizeof u);
     hwc_wipe_inline(t, sizeof t);
     hwc_wipe_inline(b, sizeof b);
-    hwc_stack_scrub(HWC_SCRUB_HASH);
+    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_HASH, HWC_SCRUB_HASH);
     return HWC_OK;
 }

@@ -1,6 +1,7 @@
-/* CPU feature detection: cpu_features for the bulk, plus what cpu_features
- * 0.7.0 leaves out (GFNI; XCR0 gating of VAES/VPCLMULQDQ). Its bit-fields are
- * signed 1-bit fields that read -1 when set, so every test is != 0. */
+/* CPU feature detection: cpu_features for the bulk (x86: a table from its
+ * feature enum to HWC_F_* bits), plus what cpu_features 0.7.0 leaves out
+ * (GFNI; XCR0 gating of VAES/VPCLMULQDQ). Its bit-fields are signed 1-bit
+ * fields that read -1 when set, so every test is != 0. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,38 +21,38 @@ static uint64_t read_xcr0(void) {
     return ((uint64_t)hi << 32) | lo;
 }
 
+/* cpu_features bit -> HWC_F_* bit, and the register state the OS must save
+   (XCR0) before it counts. GFNI is read from CPUID below. */
+enum { OS_ANY, OS_AVX, OS_AVX512 };
+static const struct { X86FeaturesEnum feature; uint64_t bit; int os; } x86_bits[] = {
+    {X86_SSE2, HWC_F_SSE2, OS_ANY}, {X86_SSSE3, HWC_F_SSSE3, OS_ANY},
+    {X86_SSE4_1, HWC_F_SSE41, OS_ANY}, {X86_AES, HWC_F_AES, OS_ANY},
+    {X86_PCLMULQDQ, HWC_F_PCLMUL, OS_ANY}, {X86_BMI2, HWC_F_BMI2, OS_ANY}, {X86_ADX, HWC_F_ADX, OS_ANY},
+    {X86_AVX, HWC_F_AVX, OS_AVX}, {X86_AVX2, HWC_F_AVX2, OS_AVX}, {X86_VAES, HWC_F_VAES, OS_AVX},
+    {X86_VPCLMULQDQ, HWC_F_VPCLMUL, OS_AVX}, {X86_AVX512F, HWC_F_AVX512F, OS_AVX512},
+    {X86_AVX512BW, HWC_F_AVX512BW, OS_AVX512}, {X86_AVX512DQ, HWC_F_AVX512DQ, OS_AVX512},
+    {X86_AVX512VL, HWC_F_AVX512VL, OS_AVX512}, {X86_AVX512IFMA, HWC_F_AVX512IFMA, OS_AVX512},
+    {X86_AVX512VBMI, HWC_F_AVX512VBMI, OS_AVX512},
+};
+
 void hwc_cpu_detect(hwc_cpu *cpu) {
     memset(cpu, 0, sizeof *cpu);
     const X86Info info = GetX86Info();
     HWC_MSAN_PUBLIC(&info, sizeof info);   /* cpu_features is not instrumented */
     const X86Features f = info.features;
     const uint64_t xcr0 = read_xcr0();
-    const int os_avx = (xcr0 & 0x6) == 0x6;       /* XMM + YMM state */
-    const int os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;  /* opmask, ZMM_Hi256, Hi16_ZMM */
+    int os_ok[3];
+    os_ok[OS_ANY] = 1;
+    os_ok[OS_AVX] = (xcr0 & 0x6) == 0x6;                              /* XMM + YMM state */
+    os_ok[OS_AVX512] = os_ok[OS_AVX] && (xcr0 & 0xe0) == 0xe0;   /* opmask, ZMM_Hi256, Hi16_ZMM */
     uint64_t m = 0;
-    if (f.sse2 != 0) m |= HWC_F_SSE2;
-    if (f.ssse3 != 0) m |= HWC_F_SSSE3;
-    if (f.sse4_1 != 0) m |= HWC_F_SSE41;
-    if (f.aes != 0) m |= HWC_F_AES;
-    if (f.pclmulqdq != 0) m |= HWC_F_PCLMUL;
-    if (f.bmi2 != 0) m |= HWC_F_BMI2;
-    if (f.adx != 0) m |= HWC_F_ADX;
-    if (os_avx) {
-        if (f.avx != 0) m |= HWC_F_AVX;
-        if (f.avx2 != 0) m |= HWC_F_AVX2;
-        if (f.vaes != 0) m |= HWC_F_VAES;
-        if (f.vpclmulqdq != 0) m |= HWC_F_VPCLMUL;
+    for (size_t i = 0; i < sizeof x86_bits / sizeof x86_bits[0]; i++) {
+        int has = GetX86FeaturesEnumValue(&f, x86_bits[i].feature);
+        HWC_MSAN_PUBLIC(&has, sizeof has);
+        if (has && os_ok[x86_bits[i].os]) m |= x86_bits[i].bit;
     }
     unsigned a, b, c, d;
     if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 8))) m |= HWC_F_GFNI;
-    if (os_avx512) {
-        if (f.avx512f != 0) m |= HWC_F_AVX512F;
-        if (f.avx512bw != 0) m |= HWC_F_AVX512BW;
-        if (f.avx512dq != 0) m |= HWC_F_AVX512DQ;
-        if (f.avx512vl != 0) m |= HWC_F_AVX512VL;
-        if (f.avx512ifma != 0) m |= HWC_F_AVX512IFMA;
-        if (f.avx512vbmi != 0) m |= HWC_F_AVX512VBMI;
-    }
     cpu->features = m;
 
     const X86Microarchitecture ua = GetX86Microarchitecture(&info);

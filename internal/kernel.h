@@ -23,6 +23,22 @@ typedef struct hwc_aes_chain {
     const uint8_t *in;
 } hwc_aes_chain;
 #define HWC_AES_MAX_LANES 32
+
+/* Stack hygiene. No key material may stay on the stack after a public call
+   returns. A kernel whose slots of a group keep round keys, subkeys, hash
+   keys and pad states in registers and in the structures they are given
+   (never in their own frames: no spill slots, no stack copies) says so with
+   that group's bit in clean_frames; core/ scrubs the stack after the calls
+   of every other group (internal/wipe.h, HWC_SCRUB_UNLESS).
+   tests/test_stack_scan.c checks both: no copy after any call, with the
+   scrub skipped where a bit is set. */
+enum {
+    HWC_CLEAN_SETKEY = 1,   /* setkey */
+    HWC_CLEAN_MODES = 2,    /* ecb_*, cbc_*, ctr, xts_*, cmac_chain, xts_*_units */
+    HWC_CLEAN_LANES = 4,    /* chain_step */
+    HWC_CLEAN_GCM = 8,      /* ghash_init, ghash, gcm_* */
+    HWC_CLEAN_HASH = 16,    /* streebog: every slot */
+};
 typedef struct hwc_aes_impl {
     /* Expand a 16/24/32-byte key into k->sched (whatever layout the kernel
        wants: encryption and decryption round keys). core/ sets k->rounds and
@@ -86,6 +102,7 @@ typedef struct hwc_aes_impl {
                         uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks);
     void (*gcm_decrypt)(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
                         uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks);
+    unsigned clean_frames;   /* HWC_CLEAN_* bits (above) */
 } hwc_aes_impl;
 
 /* ---- streebog: GOST R 34.11-2012 compression ------------------------------ */
@@ -118,6 +135,7 @@ typedef struct hwc_streebog_impl {
        width (core/ then uses narrower steps, or g). The kernel knows nothing
        of messages, padding or finalisation: core/ schedules the lanes. */
     void (*g_lanes[HWC_SB_MAX_LANES + 1])(const hwc_sb_lane *lane, size_t nblocks);
+    unsigned clean_frames;   /* HWC_CLEAN_HASH when no slot keeps state in its frame */
 } hwc_streebog_impl;
 
 /* ---- mpi ------------------------------------------------------------------- */

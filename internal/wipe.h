@@ -35,6 +35,15 @@ enum {   /* multiples of 256 */
    registers, shallow frames): a shallower scrub. */
 #define HWC_SCRUB_FOR(len) ((len) < 32 ? HWC_SCRUB_SHORT : HWC_SCRUB_BULK)
 
+/* The scrub after calls of the slot groups `groups` (HWC_CLEAN_* bits of
+   internal/kernel.h) of a kernel whose clean_frames lacks any of them. A
+   macro, not a function: the scrub must start at the public function's own
+   stack pointer. */
+#define HWC_SCRUB_UNLESS(clean, groups, bytes) \
+    do { \
+        if (((clean) & (groups)) != (groups)) hwc_stack_scrub(bytes); \
+    } while (0)
+
 /* Zeroes [sp - bytes, sp) where sp is the stack pointer at the call, i.e.
    everything below the return address (internal/wipe.c: assembly without a
    frame of its own, with the widest stores the CPU has). bytes: a multiple

@@ -5,6 +5,11 @@
  * (every 16-byte chunk of it), the CMAC subkeys, the GCM hash-key table, and
  * the HMAC inner and outer pad states. Any copy fails the test.
  *
+ * A kernel that declares a slot group clean (clean_frames, internal/kernel.h)
+ * gets no stack scrub after those calls: for it the scan checks the kernel's
+ * own frames; for the other groups it checks the scrub. The test prints
+ * which groups of each kernel ran unscrubbed.
+ *
  * Sanitizer builds change every frame (and ASan keeps frames elsewhere):
  * the test reports itself skipped there; scripts/test-all.sh runs it in the
  * gcc and clang Release builds. */
@@ -12,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "internal/kernel.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
@@ -24,18 +30,9 @@
 #ifndef SCAN_UNDER_SANITIZER
 #define SCAN_UNDER_SANITIZER 0
 #endif
-/* AArch64: single copies remain inside the public functions' own frames
-   (neon XTS decryption, CTR, CBC decryption; found under qemu): not yet
-   handled there, so the scan runs on x86-64 only for now. */
-#if defined(__aarch64__)
-#define SCAN_SKIP_ARCH 1
-#else
-#define SCAN_SKIP_ARCH 0
-#endif
 #define SKIP_UNDER_SANITIZER() \
     do { \
         if (SCAN_UNDER_SANITIZER) cr_skip_test("sanitizer build: the scan is not available here (frames differ); it runs in the Release builds"); \
-        if (SCAN_SKIP_ARCH) cr_skip_test("AArch64: the scan is not available yet (copies remain in the public functions' own frames)"); \
     } while (0)
 
 #define NOINLINE __attribute__((noinline, noclone))
@@ -94,7 +91,8 @@ NOINLINE static size_t scan(size_t *depth) {
         for (size_t i = 0; i < n_needles; i++)
             if (p[0] == needles[i][0] && memcmp(p, needles[i], 16) == 0) {
                 if (getenv("HWC_STACK_SCAN_VERBOSE"))
-                    fprintf(stderr, "copy of secret %zu at %td below the caller\n", i, g_top - p);
+                    fprintf(stderr, "copy of secret %zu (%02x%02x%02x%02x...) at %td below the caller\n", i,
+                            needles[i][0], needles[i][1], needles[i][2], needles[i][3], g_top - p);
                 hits++;
                 break;
             }
@@ -198,10 +196,20 @@ static void aes_needles(const hwc_aes_key *k, size_t key_len) {
     hwc_cmac_wipe(&c);
 }
 
+/* "setkey modes lanes gcm hash": the groups a kernel keeps clean. */
+static void print_clean(const char *family, const char *kernel, unsigned clean) {
+    static const char *const names[] = {"setkey", "modes", "lanes", "gcm", "hash"};
+    char list[64] = "";
+    for (int b = 0; b < 5; b++)
+        if (clean & (1u << b)) snprintf(list + strlen(list), sizeof list - strlen(list), " %s", names[b]);
+    cr_log_info("[%s] %s: unscrubbed (clean frames):%s", family, kernel, clean ? list : " none");
+}
+
 static void aes_kernel(const char *kernel, void *arg) {
     (void)arg;
     static const size_t lens[] = {16, 17, 31, 64, 100, 255, 512, 1024, 1039};
     static aes_job j;   /* not on the stack: only the call's frames are */
+    print_clean("aes", kernel, hwc_active_aes()->clean_frames);
     for (size_t kl = 16; kl <= 32; kl += 8) {
         memset(&j, 0, sizeof j);
         j.key_len = kl;
@@ -271,6 +279,7 @@ static void hmac_needles(unsigned bits, size_t key_len) {
 
 static void hmac_kernel(const char *kernel, void *arg) {
     (void)arg;
+    print_clean("streebog", kernel, hwc_active_streebog()->clean_frames);
     static hmac_job j;
     static const size_t lens[] = {0, 1, 64, 65, 300};
     for (unsigned bits = 256; bits <= 512; bits += 256)

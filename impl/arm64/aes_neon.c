@@ -14,8 +14,9 @@
  * Each AESE/AESMC (AESD/AESIMC) pair is one asm statement on one register, so
  * the two instructions stay adjacent and cores that fuse them do. Parallel
  * modes interleave 8 or 4 independent blocks: two tables, hwc_aes_neon and
- * hwc_aes_neon_narrow, differ only in the width their setkey stores in the
- * schedule; dispatch/ picks one per CPU model (dispatch/cpu.c). */
+ * hwc_aes_neon_narrow, differ only in that width (their chain_lanes, read
+ * from the table a key is bound to, k->impl); dispatch/ picks one per CPU
+ * model (dispatch/cpu.c). */
 #include <arm_neon.h>
 #include <string.h>
 #include "internal/bytes.h"
@@ -27,10 +28,13 @@
 #endif
 
 /* k->sched layout: encryption round keys ek[0..nr] at 0, decryption round
-   keys of the equivalent inverse cipher (FIPS-197 5.3.5) dk[0..nr] at 256,
-   interleave width (4 or 8) at byte 512. */
+   keys of the equivalent inverse cipher (FIPS-197 5.3.5) dk[0..nr] at 256;
+   nothing else (every 16 bytes of it are key material). */
 #define SCHED_DEC 256
-#define SCHED_WIDTH 512
+
+/* Interleave width 8 or 4: the lane count of the table the key is bound to
+   (hwc_aes_neon or hwc_aes_neon_narrow below). */
+#define WIDTH8(k) (((const hwc_aes_impl *)(k)->impl)->chain_lanes == 8)
 
 #define HWC_INLINE static inline __attribute__((always_inline))
 /* EACH(i, n, stmt...): stmt for i = 0, 1, ..., n-1 (n <= 15), written out with
@@ -69,7 +73,7 @@ static uint32_t sub_word(uint32_t w) {
     return vgetq_lane_u32(vreinterpretq_u32_u8(v), 0);
 }
 
-static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len, unsigned width) {
+static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
     const unsigned nk = (unsigned)key_len / 4, nr = nk + 6, total = 4 * (nr + 1);
     uint32_t w[60];              /* words little-endian: byte 0 in bits 0..7 */
     memcpy(w, key, key_len);
@@ -92,16 +96,7 @@ static void neon_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len, unsi
     for (unsigned i = 1; i < nr; i++)
         vst1q_u8(dk + 16 * i, vaesimcq_u8(vld1q_u8(k->sched + 16 * (nr - i))));
     vst1q_u8(dk + 16 * nr, vld1q_u8(k->sched));
-    k->sched[SCHED_WIDTH] = (unsigned char)width;
     hwc_wipe_inline(w, sizeof w);
-}
-
-static void neon_setkey_wide(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
-    neon_setkey(k, key, key_len, 8);
-}
-
-static void neon_setkey_narrow(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
-    neon_setkey(k, key, key_len, 4);
 }
 
 /* ---- the cipher on w blocks in parallel ---------------------------------------- */
@@ -121,11 +116,17 @@ HWC_INLINE void dec_w(uint8x16_t *b, const int w, const uint8x16_t *dk, const in
     EACH(j, w, b[j] = vaesdq_u8(b[j], dk[nr - 1]));
 }
 
-/* Runs BODY(w) over all blocks: 8 at a time if the schedule says so, then 4,
-   then 1. BODY advances in/out and decrements nothing itself. */
+/* enc_w, or dec_w with the decryption keys in rk */
+HWC_INLINE void crypt_w(uint8x16_t *b, const int w, const uint8x16_t *rk, const int nr,
+                        const int decrypt) {
+    if (decrypt) dec_w(b, w, rk, nr); else enc_w(b, w, rk, nr);
+}
+
+/* Runs BODY(w) over all blocks: 8 at a time if the key's table says so,
+   then 4, then 1. BODY advances in/out and decrements nothing itself. */
 #define OVER_BLOCKS(k, blocks, BODY)                                     \
     do {                                                                 \
-        if ((k)->sched[SCHED_WIDTH] == 8)                                \
+        if (WIDTH8(k))                                                   \
             for (; (blocks) >= 8; (blocks) -= 8) { BODY(8); }            \
         for (; (blocks) >= 4; (blocks) -= 4) { BODY(4); }                \
         for (; (blocks) > 0; (blocks) -= 1) { BODY(1); }                 \
@@ -141,44 +142,29 @@ HWC_INLINE void dec_w(uint8x16_t *b, const int w, const uint8x16_t *dk, const in
     }
 
 /* ---- ECB ------------------------------------------------------------------------ */
-HWC_INLINE void ecb_enc_nr(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
-                           size_t blocks, const int nr) {
+HWC_INLINE void ecb_nr(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
+                       size_t blocks, const int nr, const int decrypt) {
     uint8x16_t rk[15];
-    load_keys(rk, k->sched, nr);
-#define ECB_ENC(w)                                                             \
+    load_keys(rk, k->sched + (decrypt ? SCHED_DEC : 0), nr);
+#define ECB(w)                                                                 \
     uint8x16_t b[w];                                                           \
     EACH(j, w, b[j] = vld1q_u8(in + 16 * j));                                  \
-    enc_w(b, w, rk, nr);                                                       \
+    crypt_w(b, w, rk, nr, decrypt);                                            \
     EACH(j, w, vst1q_u8(out + 16 * j, veorq_u8(b[j], rk[nr])));                \
     in += 16 * w;                                                              \
     out += 16 * w;
-    OVER_BLOCKS(k, blocks, ECB_ENC);
-#undef ECB_ENC
-}
-
-HWC_INLINE void ecb_dec_nr(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
-                           size_t blocks, const int nr) {
-    uint8x16_t dk[15];
-    load_keys(dk, k->sched + SCHED_DEC, nr);
-#define ECB_DEC(w)                                                             \
-    uint8x16_t b[w];                                                           \
-    EACH(j, w, b[j] = vld1q_u8(in + 16 * j));                                  \
-    dec_w(b, w, dk, nr);                                                       \
-    EACH(j, w, vst1q_u8(out + 16 * j, veorq_u8(b[j], dk[nr])));                \
-    in += 16 * w;                                                              \
-    out += 16 * w;
-    OVER_BLOCKS(k, blocks, ECB_DEC);
-#undef ECB_DEC
+    OVER_BLOCKS(k, blocks, ECB);
+#undef ECB
 }
 
 static void neon_ecb_encrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks) {
-#define CALL(nr) ecb_enc_nr(k, out, in, blocks, nr)
+#define CALL(nr) ecb_nr(k, out, in, blocks, nr, 0)
     BY_ROUNDS(k, CALL)
 #undef CALL
 }
 
 static void neon_ecb_decrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks) {
-#define CALL(nr) ecb_dec_nr(k, out, in, blocks, nr)
+#define CALL(nr) ecb_nr(k, out, in, blocks, nr, 1)
     BY_ROUNDS(k, CALL)
 #undef CALL
 }
@@ -334,7 +320,7 @@ HWC_INLINE void xts_nr(const hwc_aes_key *k, uint8_t tw[16], uint8_t *out, const
     uint8x16_t b[w], tv[w];                                                    \
     EACH(j, w, tv[j] = tweak_vec(t); t = xts_double(t);                        \
          b[j] = veorq_u8(vld1q_u8(in + 16 * j), tv[j]));                       \
-    if (decrypt) dec_w(b, w, rk, nr); else enc_w(b, w, rk, nr);                \
+    crypt_w(b, w, rk, nr, decrypt);                                            \
     EACH(j, w, vst1q_u8(out + 16 * j, veorq_u8(b[j], veorq_u8(rk[nr], tv[j])))); \
     in += 16 * w;                                                              \
     out += 16 * w;
@@ -527,9 +513,9 @@ static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, si
 #undef CALL
 }
 
-#define NEON_TABLE(setkey_fn, chain_fn, lanes) \
+#define NEON_TABLE(chain_fn, lanes)       \
     {                                     \
-        .setkey = setkey_fn,              \
+        .setkey = neon_setkey,            \
         .ecb_encrypt = neon_ecb_encrypt,  \
         .ecb_decrypt = neon_ecb_decrypt,  \
         .cbc_encrypt = neon_cbc_encrypt,  \
@@ -545,5 +531,5 @@ static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, si
         .chain_step = chain_fn,           \
         .chain_lanes = lanes,             \
     }
-const hwc_aes_impl hwc_aes_neon = NEON_TABLE(neon_setkey_wide, neon_chain_step8, 8);
-const hwc_aes_impl hwc_aes_neon_narrow = NEON_TABLE(neon_setkey_narrow, neon_chain_step4, 4);
+const hwc_aes_impl hwc_aes_neon = NEON_TABLE(neon_chain_step8, 8);
+const hwc_aes_impl hwc_aes_neon_narrow = NEON_TABLE(neon_chain_step4, 4);

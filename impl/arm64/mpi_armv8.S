@@ -23,32 +23,24 @@
  * and restored from a 48-byte frame described by CFI. No other callee-saved
  * register (x25-x28, x29, x30, d8-d15) is touched. */
 
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-#define BTI_C hint #34
-#define HWC_BTI_NOTE 1
-#else
-#define BTI_C
-#define HWC_BTI_NOTE 0
-#endif
+#include "impl/arm64/asm_macros.h"
 
-	.text
-	.p2align 4
-	.globl	hwc_mpi_armv8_muladd
-	.hidden	hwc_mpi_armv8_muladd
-	.type	hwc_mpi_armv8_muladd, %function
-hwc_mpi_armv8_muladd:
-	.cfi_startproc
-	BTI_C
-	stp	x19, x20, [sp, #-48]!
-	.cfi_def_cfa_offset 48
-	.cfi_offset x19, -48
-	.cfi_offset x20, -40
-	stp	x21, x22, [sp, #16]
-	.cfi_offset x21, -32
-	.cfi_offset x22, -24
-	stp	x23, x24, [sp, #32]
-	.cfi_offset x23, -16
-	.cfi_offset x24, -8
+/* hi:lo = s * b (b in x3); s is overwritten with hi */
+	.macro	mul_limb s, lo
+	mul	\lo, \s, x3
+	umulh	\s, \s, x3
+	.endm
+	.macro	adcs_limb d, s
+	adcs	\d, \d, \s
+	.endm
+/* add_chain d0, s0, d1, s1, ...: d += s as one carry chain (adds, adcs...) */
+	.macro	add_chain d, s, rest:vararg
+	adds	\d, \d, \s
+	each_pair adcs_limb, \rest
+	.endm
+
+	func_begin hwc_mpi_armv8_muladd
+	push_regs 48, x19, x20, x21, x22, x23, x24
 	mov	x4, xzr			// carry limb
 	lsr	x5, x2, #3		// 8-limb groups
 	and	x2, x2, #7		// limbs left after them
@@ -59,45 +51,17 @@ hwc_mpi_armv8_muladd:
 	ldp	x10, x11, [x1, #32]
 	ldp	x12, x13, [x1, #48]
 	add	x1, x1, #64
-	mul	x14, x6, x3		// lo0
-	umulh	x6, x6, x3		// hi0
-	mul	x15, x7, x3
-	umulh	x7, x7, x3
-	mul	x16, x8, x3
-	umulh	x8, x8, x3
-	mul	x17, x9, x3
-	umulh	x9, x9, x3
-	mul	x19, x10, x3
-	umulh	x10, x10, x3
-	mul	x20, x11, x3
-	umulh	x11, x11, x3
-	mul	x21, x12, x3
-	umulh	x12, x12, x3
-	mul	x22, x13, x3		// lo7
-	umulh	x13, x13, x3		// hi7
+	// lo0..lo7 in x14-x17, x19-x22; hi0..hi7 in x6-x13
+	each_pair mul_limb, x6, x14, x7, x15, x8, x16, x9, x17, x10, x19, x11, x20, x12, x21, x13, x22
 	// 1: P = s * b + c as 9 limbs x14, x15, x16, x17, x19, x20, x21, x22, x13
-	adds	x14, x14, x4
-	adcs	x15, x15, x6
-	adcs	x16, x16, x7
-	adcs	x17, x17, x8
-	adcs	x19, x19, x9
-	adcs	x20, x20, x10
-	adcs	x21, x21, x11
-	adcs	x22, x22, x12
+	add_chain x14, x4, x15, x6, x16, x7, x17, x8, x19, x9, x20, x10, x21, x11, x22, x12
 	adc	x13, x13, xzr
 	// 2: D + P; the top limb is the next carry
 	ldp	x6, x7, [x0]		// d0..d7
 	ldp	x8, x9, [x0, #16]
 	ldp	x10, x11, [x0, #32]
 	ldp	x23, x24, [x0, #48]
-	adds	x6, x6, x14
-	adcs	x7, x7, x15
-	adcs	x8, x8, x16
-	adcs	x9, x9, x17
-	adcs	x10, x10, x19
-	adcs	x11, x11, x20
-	adcs	x23, x23, x21
-	adcs	x24, x24, x22
+	add_chain x6, x14, x7, x15, x8, x16, x9, x17, x10, x19, x11, x20, x23, x21, x24, x22
 	adc	x4, x13, xzr
 	stp	x6, x7, [x0]
 	stp	x8, x9, [x0, #16]
@@ -113,23 +77,10 @@ hwc_mpi_armv8_muladd:
 	ldp	x10, x11, [x0]
 	ldp	x12, x13, [x0, #16]
 	add	x1, x1, #32
-	mul	x14, x6, x3
-	umulh	x6, x6, x3
-	mul	x15, x7, x3
-	umulh	x7, x7, x3
-	mul	x16, x8, x3
-	umulh	x8, x8, x3
-	mul	x17, x9, x3
-	umulh	x9, x9, x3
-	adds	x14, x14, x4
-	adcs	x15, x15, x6
-	adcs	x16, x16, x7
-	adcs	x17, x17, x8
+	each_pair mul_limb, x6, x14, x7, x15, x8, x16, x9, x17
+	add_chain x14, x4, x15, x6, x16, x7, x17, x8
 	adc	x9, x9, xzr
-	adds	x10, x10, x14
-	adcs	x11, x11, x15
-	adcs	x12, x12, x16
-	adcs	x13, x13, x17
+	add_chain x10, x14, x11, x15, x12, x16, x13, x17
 	adc	x4, x9, xzr
 	stp	x10, x11, [x0]
 	stp	x12, x13, [x0, #16]
@@ -140,8 +91,7 @@ hwc_mpi_armv8_muladd:
 4:
 	ldr	x6, [x1], #8
 	ldr	x10, [x0]
-	mul	x14, x6, x3
-	umulh	x6, x6, x3
+	mul_limb x6, x14
 	adds	x14, x14, x4		// lo + carry
 	adc	x6, x6, xzr		// hi <= 2^64 - 2: no overflow
 	adds	x10, x10, x14		// + d
@@ -151,19 +101,9 @@ hwc_mpi_armv8_muladd:
 	cbnz	x2, 4b
 5:
 	mov	x0, x4
-	ldp	x23, x24, [sp, #32]
-	ldp	x21, x22, [sp, #16]
-	ldp	x19, x20, [sp], #48
-	.cfi_restore x19
-	.cfi_restore x20
-	.cfi_restore x21
-	.cfi_restore x22
-	.cfi_restore x23
-	.cfi_restore x24
-	.cfi_def_cfa_offset 0
+	pop_regs 48, x19, x20, x21, x22, x23, x24
 	ret
-	.cfi_endproc
-	.size	hwc_mpi_armv8_muladd, .-hwc_mpi_armv8_muladd
+	func_end hwc_mpi_armv8_muladd
 
 #if HWC_BTI_NOTE
 /* GNU property note: this object is BTI compatible (and PAC: no return

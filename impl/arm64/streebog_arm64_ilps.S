@@ -49,11 +49,7 @@
  * stringizing operator; GNU as and LLVM accept both forms).
  * NOT constant time: table loads are indexed by secret bytes (as generic). */
 
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-#define BTI_C hint 34
-#else
-#define BTI_C
-#endif
+#include "impl/arm64/asm_macros.h"
 
 #define KBUF 96
 #define SBUF 160
@@ -317,33 +313,8 @@
 	B1(0, first) B1(1, first) B1(2, first) B1(3, first) \
 	B1(4, first) B1(5, first) B1(6, first) B1(7, first) NEXTROW
 
-	.text
-	.p2align 4
-	.globl	hwc_sb_arm64_ilps_compress
-	.hidden	hwc_sb_arm64_ilps_compress
-	.type	hwc_sb_arm64_ilps_compress, %function
-hwc_sb_arm64_ilps_compress:
-	.cfi_startproc
-	BTI_C
-	stp	x29, x30, [sp, -FRAME]!
-	.cfi_def_cfa_offset FRAME
-	.cfi_offset x29, -FRAME
-	.cfi_offset x30, -(FRAME - 8)
-	stp	x19, x20, [sp, 16]
-	.cfi_offset x19, -(FRAME - 16)
-	.cfi_offset x20, -(FRAME - 24)
-	stp	x21, x22, [sp, 32]
-	.cfi_offset x21, -(FRAME - 32)
-	.cfi_offset x22, -(FRAME - 40)
-	stp	x23, x24, [sp, 48]
-	.cfi_offset x23, -(FRAME - 48)
-	.cfi_offset x24, -(FRAME - 56)
-	stp	x25, x26, [sp, 64]
-	.cfi_offset x25, -(FRAME - 64)
-	.cfi_offset x26, -(FRAME - 72)
-	stp	x27, x28, [sp, 80]
-	.cfi_offset x27, -(FRAME - 80)
-	.cfi_offset x28, -(FRAME - 88)
+	func_begin hwc_sb_arm64_ilps_compress
+	push_regs FRAME, x29, x30, x19, x20, x21, x22, x23, x24, x25, x26, x27, x28
 	stp	x0, x2, [sp, HPTR]
 
 	/* K_1 = LPS(h ^ N) */
@@ -425,27 +396,8 @@ hwc_sb_arm64_ilps_compress:
 	movi	v\r\().2d, 0
 	.endr
 
-	ldp	x19, x20, [sp, 16]
-	ldp	x21, x22, [sp, 32]
-	ldp	x23, x24, [sp, 48]
-	ldp	x25, x26, [sp, 64]
-	ldp	x27, x28, [sp, 80]
-	ldp	x29, x30, [sp], FRAME
-	.cfi_restore x29
-	.cfi_restore x30
-	.cfi_restore x19
-	.cfi_restore x20
-	.cfi_restore x21
-	.cfi_restore x22
-	.cfi_restore x23
-	.cfi_restore x24
-	.cfi_restore x25
-	.cfi_restore x26
-	.cfi_restore x27
-	.cfi_restore x28
-	.cfi_def_cfa_offset 0
+	pop_regs FRAME, x29, x30, x19, x20, x21, x22, x23, x24, x25, x26, x27, x28
 	ret
-	.cfi_endproc
-	.size	hwc_sb_arm64_ilps_compress, .-hwc_sb_arm64_ilps_compress
+	func_end hwc_sb_arm64_ilps_compress
 
 	.section .note.GNU-stack, "", %progbits

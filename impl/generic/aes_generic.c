@@ -55,21 +55,19 @@ typedef uint16_t u16x8 __attribute__((vector_size(16)));
         (a) ^= t_ << (s);                                   \
     } while (0)
 
+/* One step of the transpose: SWAPMOVE(q[i], q[i + d], m, d) for every i
+   with bit d clear (d = 1, 2, 4; constant once inlined, so it unrolls). */
+static inline void swapmove_step(bs_t q[8], uint64_t m, int d) {
+    for (int i = 0; i < 8; i++)
+        if (!(i & d)) SWAPMOVE(q[i], q[i + d], m, d);
+}
+
 /* 8x8 bit-matrix transpose inside every byte position: bit j of byte k of
    q[i] <-> bit i of byte k of q[j]. An involution. */
 static inline void transpose(bs_t q[8]) {
-    SWAPMOVE(q[0], q[1], 0x5555555555555555ull, 1);
-    SWAPMOVE(q[2], q[3], 0x5555555555555555ull, 1);
-    SWAPMOVE(q[4], q[5], 0x5555555555555555ull, 1);
-    SWAPMOVE(q[6], q[7], 0x5555555555555555ull, 1);
-    SWAPMOVE(q[0], q[2], 0x3333333333333333ull, 2);
-    SWAPMOVE(q[1], q[3], 0x3333333333333333ull, 2);
-    SWAPMOVE(q[4], q[6], 0x3333333333333333ull, 2);
-    SWAPMOVE(q[5], q[7], 0x3333333333333333ull, 2);
-    SWAPMOVE(q[0], q[4], 0x0F0F0F0F0F0F0F0Full, 4);
-    SWAPMOVE(q[1], q[5], 0x0F0F0F0F0F0F0F0Full, 4);
-    SWAPMOVE(q[2], q[6], 0x0F0F0F0F0F0F0F0Full, 4);
-    SWAPMOVE(q[3], q[7], 0x0F0F0F0F0F0F0F0Full, 4);
+    swapmove_step(q, 0x5555555555555555ull, 1);
+    swapmove_step(q, 0x3333333333333333ull, 2);
+    swapmove_step(q, 0x0F0F0F0F0F0F0F0Full, 4);
 }
 
 /* Block (columns 0..3, 4 bytes each) -> {interleave(col0, col2),
@@ -402,24 +400,40 @@ static void gen_setkey(hwc_aes_key *k, const uint8_t *key, size_t key_len) {
 
 /* ---- modes (whole blocks; core/ checks arguments) ------------------------- */
 
+/* Loops over the blocks a batch at a time: n = 1..BATCH blocks of this batch,
+   in and out advance past them after the body. */
+#define EACH_BATCH(n, blocks, in, out)                                  \
+    for (size_t n; (n = (blocks) < BATCH ? (blocks) : BATCH) != 0;     \
+         (in) += 16 * n, (out) += 16 * n, (blocks) -= n)
+
+/* out = a ^ b over n blocks */
+static inline void xor_blocks(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++) xor16(out + 16 * i, a + 16 * i, b + 16 * i);
+}
+
+/* ks = E(ks) for a full batch of counter blocks, then out = in ^ ks over the
+   first n (SP 800-38A 6.5, SP 800-38D 6.5). Always inlined into the CTR and
+   GCM batch loops (clang would otherwise call it once per batch). */
+static inline __attribute__((always_inline)) void keystream_xor(const hwc_aes_key *k,
+                                                                uint8_t ks[BATCH_BYTES], uint8_t *out,
+                                                                const uint8_t *in, size_t n) {
+    bs_t q[8];
+    load8(q, ks);
+    encrypt8(k, q);
+    store8(ks, q);
+    xor_blocks(out, in, ks, n);
+}
+
+static void ecb_blocks(const hwc_aes_key *k, int dec, uint8_t *out, const uint8_t *in, size_t blocks) {
+    EACH_BATCH(n, blocks, in, out) crypt_n(k, dec, out, in, n);
+}
+
 static void gen_ecb_encrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks) {
-    while (blocks) {
-        size_t n = blocks < BATCH ? blocks : BATCH;
-        crypt_n(k, 0, out, in, n);
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
-    }
+    ecb_blocks(k, 0, out, in, blocks);
 }
 
 static void gen_ecb_decrypt(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks) {
-    while (blocks) {
-        size_t n = blocks < BATCH ? blocks : BATCH;
-        crypt_n(k, 1, out, in, n);
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
-    }
+    ecb_blocks(k, 1, out, in, blocks);
 }
 
 /* SP 800-38A 6.2: one block at a time (each block needs the previous one). */
@@ -439,16 +453,12 @@ static void gen_cbc_decrypt(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, 
                             size_t blocks) {
     uint8_t c[BATCH_BYTES], p[BATCH_BYTES], prev[16];
     memcpy(prev, iv, 16);
-    while (blocks) {
-        size_t n = blocks < BATCH ? blocks : BATCH;
+    EACH_BATCH(n, blocks, in, out) {
         memcpy(c, in, 16 * n);          /* keep the ciphertext: out may be in */
         crypt_n(k, 1, p, c, n);
         xor16(out, p, prev);
-        for (size_t i = 1; i < n; i++) xor16(out + 16 * i, p + 16 * i, c + 16 * (i - 1));
+        xor_blocks(out + 16, p + 16, c, n - 1);
         memcpy(prev, c + 16 * (n - 1), 16);
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
     }
     memcpy(iv, prev, 16);
     hwc_wipe_inline(p, sizeof p);
@@ -459,8 +469,7 @@ static void gen_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const u
                     size_t blocks) {
     uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
     uint8_t ks[BATCH_BYTES];
-    while (blocks) {
-        size_t n = blocks < BATCH ? blocks : BATCH;
+    EACH_BATCH(n, blocks, in, out) {
         for (size_t i = 0; i < BATCH; i++) {
             hwc_store_be64(ks + 16 * i, hi);
             hwc_store_be64(ks + 16 * i + 8, lo);
@@ -469,14 +478,7 @@ static void gen_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const u
                 hi += (lo == 0);
             }
         }
-        bs_t q[8];
-        load8(q, ks);
-        encrypt8(k, q);
-        store8(ks, q);
-        for (size_t i = 0; i < n; i++) xor16(out + 16 * i, in + 16 * i, ks + 16 * i);
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
+        keystream_xor(k, ks, out, in, n);
     }
     hwc_store_be64(ctr, hi);
     hwc_store_be64(ctr + 8, lo);
@@ -499,21 +501,17 @@ static void xts_blocks(const hwc_aes_key *k, int dec, uint8_t t[16], uint8_t *ou
                        const uint8_t *in, size_t blocks) {
     uint64_t t0 = le64(t), t1 = le64(t + 8);
     uint8_t tw[BATCH_BYTES], x[BATCH_BYTES];
-    while (blocks) {
-        size_t n = blocks < BATCH ? blocks : BATCH;
+    EACH_BATCH(n, blocks, in, out) {
         for (size_t i = 0; i < n; i++) {
             put_le64(tw + 16 * i, t0);
             put_le64(tw + 16 * i + 8, t1);
             uint64_t carry = t1 >> 63;
             t1 = (t1 << 1) | (t0 >> 63);
             t0 = (t0 << 1) ^ (0x87 & (0 - carry));
-            xor16(x + 16 * i, in + 16 * i, tw + 16 * i);
         }
+        xor_blocks(x, in, tw, n);
         crypt_n(k, dec, x, x, n);
-        for (size_t i = 0; i < n; i++) xor16(out + 16 * i, x + 16 * i, tw + 16 * i);
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
+        xor_blocks(out, x, tw, n);
     }
     put_le64(t, t0);
     put_le64(t + 8, t1);
@@ -563,8 +561,7 @@ static void gcm_blocks(const hwc_aes_key *k, const unsigned char *htab, int dec,
                        uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
     uint32_t c32 = (uint32_t)hwc_load_be64(ctr + 8);
     uint8_t ks[BATCH_BYTES];
-    while (blocks) {
-        size_t n = blocks < BATCH ? blocks : BATCH;
+    EACH_BATCH(n, blocks, in, out) {
         for (size_t i = 0; i < BATCH; i++) {
             uint32_t v = c32 + (uint32_t)i;
             uint8_t *p = ks + 16 * i + 12;
@@ -572,16 +569,9 @@ static void gcm_blocks(const hwc_aes_key *k, const unsigned char *htab, int dec,
             p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
         }
         c32 += (uint32_t)n;
-        bs_t q[8];
-        load8(q, ks);
-        encrypt8(k, q);
-        store8(ks, q);
         if (dec) hwc_ghash_portable(htab, x, in, n);
-        for (size_t i = 0; i < n; i++) xor16(out + 16 * i, in + 16 * i, ks + 16 * i);
+        keystream_xor(k, ks, out, in, n);
         if (!dec) hwc_ghash_portable(htab, x, out, n);
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
     }
     hwc_store_be64(ctr + 8, (hwc_load_be64(ctr + 8) & 0xffffffff00000000ull) | c32);
     hwc_wipe_inline(ks, sizeof ks);
@@ -613,4 +603,6 @@ const hwc_aes_impl hwc_aes_generic = {
     .gcm_decrypt = gen_gcm_decrypt,
     .chain_step = gen_chain_step,
     .chain_lanes = BATCH,
+    /* bitsliced state and schedule copies are wiped where they are made */
+    .clean_frames = HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES,
 };

@@ -103,4 +103,5 @@ static void generic_blocks(uint64_t h[8], uint64_t n[8], uint64_t sigma[8], cons
 const hwc_streebog_impl hwc_streebog_generic = {
     .g = generic_g,
     .blocks = generic_blocks,
+    .clean_frames = HWC_CLEAN_HASH,   /* temporaries wiped above */
 };

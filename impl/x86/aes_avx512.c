@@ -7,4 +7,5 @@
 #include "impl/x86/aes_x86_modes.h"
 #include "impl/x86/aes_gcm_x86.h"
 
-const hwc_aes_impl hwc_aes_avx512 = {HWC_X86_AES_MODE_SLOTS, HWC_X86_GCM_SLOTS};
+const hwc_aes_impl hwc_aes_avx512 = {HWC_X86_AES_MODE_SLOTS, HWC_X86_GCM_SLOTS,
+    .clean_frames = HWC_X86_AES_CLEAN | HWC_X86_GCM_CLEAN};

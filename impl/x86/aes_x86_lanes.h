@@ -48,15 +48,16 @@ HWC_X86_INLINE void scatter(uint8_t *const *p, size_t off, hwc_v v) {
 
 /* Runs the chains x by `blocks` blocks, block b of lane j at in[j] +
    in_off + 16 b (output at out[j] + out_off + 16 b when store). */
-HWC_X86_INLINE void chain_run(hwc_v *x, const hwc_keys *K, const uint8_t *const *in, size_t in_off,
+HWC_X86_INLINE void chain_run(hwc_v *x, hwc_keys *K, const uint8_t *const *in, size_t in_off,
                               uint8_t *const *out, size_t out_off, size_t blocks, const unsigned nr,
                               const int store) {
     for (size_t b = 0; b < blocks; b++) {
+        keys_fresh(K);
         /* every lane's block read before any of this block index is written */
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, in_off + 16 * b), K->k[0]);
+            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, in_off + 16 * b), vkey(K, 0));
         rounds_mid(x, HWC_NB, K, nr, 0);
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_ENCL(x[i], K->last);
+        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_ENCL(x[i], vkey(K, nr));
         if (store) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(out + HWC_L * i, out_off + 16 * b, x[i]);
     }
 }
@@ -74,7 +75,7 @@ HWC_X86_INLINE void copy64(uint8_t *d, const uint8_t *s) {
    are in flight): group g + 1 is copied in and group g - 1 out while group
    g runs. A lane's input line is copied before its output of the same
    bytes is copied back (out == in allowed). */
-HWC_X86_INLINE void chain_group(hwc_v *x, const hwc_keys *K, const uint8_t *const *sin, uint8_t *const *dst,
+HWC_X86_INLINE void chain_group(hwc_v *x, hwc_keys *K, const uint8_t *const *sin, uint8_t *const *dst,
                                 size_t dst_off, uint8_t *next_in, const uint8_t *const *in, size_t in_off,
                                 const uint8_t *prev_out, uint8_t *const *out, size_t out_off,
                                 const unsigned nr, const int store) {
@@ -98,16 +99,17 @@ HWC_X86_INLINE void chain_group(hwc_v *x, const hwc_keys *K, const uint8_t *cons
    i's block at iteration t is t - STAGGER q. */
 enum { STAGGER = 8 };
 
-HWC_X86_INLINE void chain_run_staggered(hwc_v *x, const hwc_keys *K, const uint8_t *const *in,
+HWC_X86_INLINE void chain_run_staggered(hwc_v *x, hwc_keys *K, const uint8_t *const *in,
                                         uint8_t *const *out, size_t t0, size_t t1, const int lo, const int hi,
                                         const unsigned nr) {
     enum { VQ = HWC_NB / 4 };
     for (size_t t = t0; t < t1; t++) {
+        keys_fresh(K);
         /* every lane's block read before any output of this iteration */
         HWC_UNROLL for (int i = lo; i < hi; i++)
-            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, 16 * (t - STAGGER * (size_t)(i / VQ))), K->k[0]);
+            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, 16 * (t - STAGGER * (size_t)(i / VQ))), vkey(K, 0));
         rounds_mid(x + lo, hi - lo, K, nr, 0);
-        HWC_UNROLL for (int i = lo; i < hi; i++) x[i] = V_ENCL(x[i], K->last);
+        HWC_UNROLL for (int i = lo; i < hi; i++) x[i] = V_ENCL(x[i], vkey(K, nr));
         HWC_UNROLL for (int i = lo; i < hi; i++)
             scatter(out + HWC_L * i, 16 * (t - STAGGER * (size_t)(i / VQ)), x[i]);
     }
@@ -116,7 +118,7 @@ HWC_X86_INLINE void chain_run_staggered(hwc_v *x, const hwc_keys *K, const uint8
 /* A whole step staggered (blocks >= 3 STAGGER): the quarters start one
    after another and finish one after another, 3 STAGGER iterations with
    some quarters idle. */
-HWC_X86_INLINE void chain_staggered(hwc_v *x, const hwc_keys *K, const uint8_t *const *in, uint8_t *const *out,
+HWC_X86_INLINE void chain_staggered(hwc_v *x, hwc_keys *K, const uint8_t *const *in, uint8_t *const *out,
                                     size_t blocks, const unsigned nr) {
     enum { VQ = HWC_NB / 4 };
     chain_run_staggered(x, K, in, out, 0, STAGGER, 0, VQ, nr);

@@ -130,7 +130,13 @@ HWC_X86_INLINE __m128i x_xor3(__m128i a, __m128i b, __m128i c) {
 #endif
 }
 
+/* Loops over vectors and rounds are fully unrolled, so that every array
+   index is a constant and the arrays live in registers. */
+#if defined(__clang__)
+#define HWC_UNROLL _Pragma("clang loop unroll(full)")
+#else
 #define HWC_UNROLL _Pragma("GCC unroll 16")
+#endif
 
 /* One middle / last round at width HWC_W and on xmm; decrypt is a constant. */
 HWC_X86_INLINE hwc_v v_round(hwc_v x, hwc_v k, const int decrypt) {
@@ -151,61 +157,88 @@ HWC_X86_INLINE const uint8_t *sched_of(const hwc_aes_key *k, const int decrypt) 
     return k->sched + (decrypt ? HWC_X86_DEC_OFF : 0);
 }
 
-/* Round keys of one direction, broadcast to every lane, for the whole call.
-   k[r] for r < rounds; last = k[rounds] (kept apart so that every index
-   below is a constant and the array lives in registers). */
-typedef struct { hwc_v k[14]; hwc_v last; } hwc_keys;
+/* Round keys are never held in registers across a whole call: all of them
+   live at once (15 for AES-256) next to the data and the tail paths make the
+   compiler spill them to its frame, where nothing clears them (no key
+   material may stay on the stack: tests/test_stack_scan.c). Each use reads
+   the key from the schedule instead: on xmm a memory operand of AESENC, on
+   ymm a broadcast from memory (a load only). Every loop iteration makes the
+   schedule pointer opaque (keys_fresh), so that no load is hoisted out of
+   the loop into a register that lives, and spills, across iterations.
+   On zmm a broadcast also takes a shuffle slot, an AES slot on Zen 5
+   (docs/bench.md): the loops that fill the AES units (HWC_NB vectors in
+   flight) take the broadcast keys into registers for that loop only
+   (hold_keys: 8 data + 15 key registers of 32); the latency-bound
+   one-vector loops and tails read them per use. */
+typedef struct {
+    const uint8_t *s;   /* the schedule of one direction */
+    int held;           /* zmm loops: k[0..nr] hold the keys (hold_keys) */
+    hwc_v k[15];
+} hwc_keys;
 
 HWC_X86_INLINE void load_keys(hwc_keys *K, const uint8_t *s, const unsigned nr) {
-    /* An opaque pointer keeps the compiler from merging these loads with xmm
-       loads of the same keys on other paths: a broadcast from memory uses a
-       load port only, a register broadcast takes a shuffle-port slot. */
-    __asm__("" : "+r"(s));
-    HWC_UNROLL for (int r = 0; r < 14; r++)
-        K->k[r] = r < (int)nr ? V_BC(hwc_x86_ld(s + 16 * r)) : V_BC(_mm_setzero_si128());
-    K->last = V_BC(hwc_x86_ld(s + 16 * nr));
+    (void)nr;
+    K->s = s;
+    K->held = 0;
 }
+/* K with the keys in registers where that pays (zmm). */
+HWC_X86_INLINE void hold_keys(hwc_keys *K, const unsigned nr) {
+#if HWC_W == 512
+    HWC_UNROLL for (unsigned r = 0; r < 15; r++)
+        if (r <= nr) K->k[r] = V_BC(hwc_x86_ld(K->s + 16 * r));
+    K->held = 1;
+#else
+    (void)K;
+    (void)nr;
+#endif
+}
+HWC_X86_INLINE void keys_fresh(hwc_keys *K) { __asm__ __volatile__("" : "+r"(K->s)); }
+/* round key r broadcast to every lane, from schedule s (K->s or a fresher
+   copy of it), and on xmm */
+HWC_X86_INLINE hwc_v vkey_at(const hwc_keys *K, const uint8_t *s, const unsigned r) {
+    return K->held ? K->k[r] : V_BC(hwc_x86_ld(s + 16 * r));
+}
+HWC_X86_INLINE hwc_v vkey(const hwc_keys *K, const unsigned r) { return vkey_at(K, K->s, r); }
+HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return hwc_x86_ld(K->s + 16 * r); }
 
 /* Middle rounds 1..nr-1 on n vectors (n and nr constants after inlining). */
+/* One middle round r on n vectors; the key is loaded just before its round
+   (s is made opaque first), never all keys at once. */
+HWC_X86_INLINE void round_n(hwc_v *x, const int n, const hwc_keys *K, const uint8_t **s,
+                            const unsigned r, const int decrypt) {
+    __asm__ __volatile__("" : "+r"(*s));
+    const hwc_v k = vkey_at(K, *s, r);
+    HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], k, decrypt);
+}
+
 HWC_X86_INLINE void rounds_mid(hwc_v *x, const int n, const hwc_keys *K, const unsigned nr,
                                const int decrypt) {
-    HWC_UNROLL for (int r = 1; r < 10; r++)
-        HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], K->k[r], decrypt);
+    const uint8_t *s = K->s;
+    round_n(x, n, K, &s, 1, decrypt); round_n(x, n, K, &s, 2, decrypt);
+    round_n(x, n, K, &s, 3, decrypt); round_n(x, n, K, &s, 4, decrypt);
+    round_n(x, n, K, &s, 5, decrypt); round_n(x, n, K, &s, 6, decrypt);
+    round_n(x, n, K, &s, 7, decrypt); round_n(x, n, K, &s, 8, decrypt);
+    round_n(x, n, K, &s, 9, decrypt);
     if (nr > 10) {
-        HWC_UNROLL for (int r = 10; r < 12; r++)
-            HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], K->k[r], decrypt);
+        round_n(x, n, K, &s, 10, decrypt); round_n(x, n, K, &s, 11, decrypt);
         if (nr > 12) {
-            HWC_UNROLL for (int r = 12; r < 14; r++)
-                HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], K->k[r], decrypt);
+            round_n(x, n, K, &s, 12, decrypt); round_n(x, n, K, &s, 13, decrypt);
         }
     }
 }
 
 /* ---- single blocks on xmm (short messages and tails) -------------------------- */
-typedef struct { __m128i k[14]; __m128i last; } hwc_xkeys;
+typedef hwc_keys hwc_xkeys;
+#define load_xkeys load_keys
 
-HWC_X86_INLINE void load_xkeys(hwc_xkeys *X, const uint8_t *s, const unsigned nr) {
-    HWC_UNROLL for (int r = 0; r < 14; r++)
-        X->k[r] = r < (int)nr ? hwc_x86_ld(s + 16 * r) : _mm_setzero_si128();
-    X->last = hwc_x86_ld(s + 16 * nr);
-}
-
-/* Lane 0 of the broadcast keys: no memory traffic. */
-HWC_X86_INLINE void xkeys_from(hwc_xkeys *X, const hwc_keys *K) {
-    HWC_UNROLL for (int r = 0; r < 14; r++) X->k[r] = V_LOW(K->k[r]);
-    X->last = V_LOW(K->last);
-}
+HWC_X86_INLINE void xkeys_from(hwc_xkeys *X, const hwc_keys *K) { load_keys(X, K->s, 0); }
 
 HWC_X86_INLINE __m128i xrounds_mid(__m128i x, const hwc_xkeys *X, const unsigned nr,
                                    const int decrypt) {
-    HWC_UNROLL for (int r = 1; r < 10; r++) x = x_round(x, X->k[r], decrypt);
-    if (nr > 10) {
-        x = x_round(x, X->k[10], decrypt);
-        x = x_round(x, X->k[11], decrypt);
-        if (nr > 12) {
-            x = x_round(x, X->k[12], decrypt);
-            x = x_round(x, X->k[13], decrypt);
-        }
+    const uint8_t *s = X->s;
+    HWC_UNROLL for (unsigned r = 1; r < nr; r++) {
+        __asm__ __volatile__("" : "+r"(s));
+        x = x_round(x, hwc_x86_ld(s + 16 * r), decrypt);
     }
     return x;
 }
@@ -227,11 +260,12 @@ HWC_X86_INLINE int xmm_only(size_t blocks) {
     } while (0)
 
 /* ---- ECB --------------------------------------------------------------------- */
-HWC_X86_INLINE void ecb_tail(const hwc_xkeys *X, uint8_t *out, const uint8_t *in, size_t blocks,
+HWC_X86_INLINE void ecb_tail(hwc_xkeys *X, uint8_t *out, const uint8_t *in, size_t blocks,
                              const unsigned nr, const int decrypt) {
     for (; blocks; blocks--, in += 16, out += 16) {
-        const __m128i y = xrounds_mid(_mm_xor_si128(hwc_x86_ld(in), X->k[0]), X, nr, decrypt);
-        hwc_x86_st(out, x_last(y, X->last, decrypt));
+        keys_fresh(X);
+        const __m128i y = xrounds_mid(_mm_xor_si128(hwc_x86_ld(in), xkey(X, 0)), X, nr, decrypt);
+        hwc_x86_st(out, x_last(y, xkey(X, nr), decrypt));
     }
 }
 
@@ -245,18 +279,22 @@ HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
     }
     hwc_keys K;
     load_keys(&K, sched_of(k, decrypt), nr);
+    hwc_keys H = K;
+    hold_keys(&H, nr);
     while (blocks >= HWC_NB * HWC_L) {
+        keys_fresh(&H);
         hwc_v x[HWC_NB];
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), K.k[0]);
-        rounds_mid(x, HWC_NB, &K, nr, decrypt);
+        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
+        rounds_mid(x, HWC_NB, &H, nr, decrypt);
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-            V_ST(out + 16 * HWC_L * i, v_last(x[i], K.last, decrypt));
+            V_ST(out + 16 * HWC_L * i, v_last(x[i], vkey(&H, nr), decrypt));
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
     }
     while (blocks >= HWC_L) {
-        hwc_v x[1] = {V_XOR(V_LD(in), K.k[0])};
+        keys_fresh(&K);
+        hwc_v x[1] = {V_XOR(V_LD(in), vkey(&K, 0))};
         rounds_mid(x, 1, &K, nr, decrypt);
-        V_ST(out, v_last(x[0], K.last, decrypt));
+        V_ST(out, v_last(x[0], vkey(&K, nr), decrypt));
         in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
     }
     if (HWC_W > 128 && blocks) {
@@ -282,18 +320,19 @@ HWC_X86_INLINE void chain(const hwc_aes_key *k, uint8_t st[16], uint8_t *out, co
                           size_t blocks, const unsigned nr) {
     hwc_xkeys X;
     load_xkeys(&X, k->sched, nr);
-    __m128i x = x_xor3(hwc_x86_ld(st), hwc_x86_ld(in), X.k[0]);
+    __m128i x = x_xor3(hwc_x86_ld(st), hwc_x86_ld(in), xkey(&X, 0));
     for (; blocks > 1; blocks--) {
+        keys_fresh(&X);
         in += 16;
-        const __m128i m = _mm_xor_si128(hwc_x86_ld(in), X.k[0]);
-        const __m128i kl = _mm_xor_si128(X.last, m);
+        const __m128i m = _mm_xor_si128(hwc_x86_ld(in), xkey(&X, 0));
+        const __m128i kl = _mm_xor_si128(xkey(&X, nr), m);
         x = _mm_aesenclast_si128(xrounds_mid(x, &X, nr, 0), kl);   /* = C_i ^ P_{i+1} ^ k0 */
         if (out) {
             hwc_x86_st(out, _mm_xor_si128(x, m));
             out += 16;
         }
     }
-    x = _mm_aesenclast_si128(xrounds_mid(x, &X, nr, 0), X.last);
+    x = _mm_aesenclast_si128(xrounds_mid(x, &X, nr, 0), xkey(&X, nr));
     if (out) hwc_x86_st(out, x);
     hwc_x86_st(st, x);
 }
@@ -308,13 +347,14 @@ static void cmac_chain(const hwc_aes_key *k, uint8_t state[16], const uint8_t *i
 }
 
 /* ---- CBC decryption: parallel; P_i = D(C_i) ^ C_{i-1} ------------------------ */
-HWC_X86_INLINE void cbcd_tail(const hwc_xkeys *X, __m128i *prev, uint8_t *out, const uint8_t *in,
+HWC_X86_INLINE void cbcd_tail(hwc_xkeys *X, __m128i *prev, uint8_t *out, const uint8_t *in,
                               size_t blocks, const unsigned nr) {
     for (; blocks; blocks--, in += 16, out += 16) {
+        keys_fresh(X);
         const __m128i c = hwc_x86_ld(in);
-        const __m128i kl = _mm_xor_si128(*prev, X->last);
+        const __m128i kl = _mm_xor_si128(*prev, xkey(X, nr));
         *prev = c;
-        const __m128i y = xrounds_mid(_mm_xor_si128(c, X->k[0]), X, nr, 1);
+        const __m128i y = xrounds_mid(_mm_xor_si128(c, xkey(X, 0)), X, nr, 1);
         hwc_x86_st(out, _mm_aesdeclast_si128(y, kl));
     }
 }
@@ -331,25 +371,29 @@ HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out
     }
     hwc_keys K;
     load_keys(&K, sched_of(k, 1), nr);
+    hwc_keys H = K;
+    hold_keys(&H, nr);
     while (blocks >= HWC_NB * HWC_L) {
+        keys_fresh(&H);
         hwc_v x[HWC_NB];
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), K.k[0]);
-        rounds_mid(x, HWC_NB, &K, nr, 1);
+        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
+        rounds_mid(x, HWC_NB, &H, nr, 1);
         /* previous ciphertexts loaded late (fewer live registers), all
            before any store (out may equal in) */
         const __m128i next = hwc_x86_ld(in + 16 * HWC_L * HWC_NB - 16);
-        x[0] = V_DECL(x[0], V_XOR(V_PREV(prev, V_LD(in)), K.last));
+        x[0] = V_DECL(x[0], V_XOR(V_PREV(prev, V_LD(in)), vkey(&H, nr)));
         HWC_UNROLL for (int i = 1; i < HWC_NB; i++)
-            x[i] = V_DECL(x[i], V_XOR(V_LD(in + 16 * HWC_L * i - 16), K.last));
+            x[i] = V_DECL(x[i], V_XOR(V_LD(in + 16 * HWC_L * i - 16), vkey(&H, nr)));
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) V_ST(out + 16 * HWC_L * i, x[i]);
         prev = next;
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
     }
     while (blocks >= HWC_L) {
+        keys_fresh(&K);
         const hwc_v c = V_LD(in);
-        const hwc_v p = V_XOR(V_PREV(prev, c), K.last);
+        const hwc_v p = V_XOR(V_PREV(prev, c), vkey(&K, nr));
         prev = V_TOP(c);
-        hwc_v x[1] = {V_XOR(c, K.k[0])};
+        hwc_v x[1] = {V_XOR(c, vkey(&K, 0))};
         rounds_mid(x, 1, &K, nr, 1);
         V_ST(out, V_DECL(x[0], p));
         in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
@@ -381,13 +425,14 @@ HWC_X86_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo) {
     return bswap128(_mm_set_epi64x((long long)hi, (long long)lo));
 }
 
-HWC_X86_INLINE void ctr_tail(const hwc_xkeys *X, uint64_t *hi, uint64_t *lo, uint8_t *out,
+HWC_X86_INLINE void ctr_tail(hwc_xkeys *X, uint64_t *hi, uint64_t *lo, uint8_t *out,
                              const uint8_t *in, size_t blocks, const unsigned nr) {
     for (; blocks; blocks--, in += 16, out += 16) {
-        __m128i y = _mm_xor_si128(ctr_block(*hi, *lo), X->k[0]);
+        keys_fresh(X);
+        __m128i y = _mm_xor_si128(ctr_block(*hi, *lo), xkey(X, 0));
         *hi += ++*lo == 0;
         y = xrounds_mid(y, X, nr, 0);
-        hwc_x86_st(out, _mm_aesenclast_si128(y, _mm_xor_si128(X->last, hwc_x86_ld(in))));
+        hwc_x86_st(out, _mm_aesenclast_si128(y, _mm_xor_si128(xkey(X, nr), hwc_x86_ld(in))));
     }
 }
 
@@ -413,12 +458,15 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
     const hwc_v lane = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
 #endif
     const hwc_v stepL = V_BC(_mm_set_epi64x(0, HWC_L));
+    hwc_keys H = K;
+    hold_keys(&H, nr);
     while (blocks >= HWC_NB * HWC_L) {
+        keys_fresh(&H);
         hwc_v x[HWC_NB], c;
         if (lo <= UINT64_MAX - (HWC_NB * HWC_L - 1)) {
             c = V_ADD64(V_BC(_mm_set_epi64x((long long)hi, (long long)lo)), lane);
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
-                x[i] = V_XOR(V_SHUF8(c, rev), K.k[0]);
+                x[i] = V_XOR(V_SHUF8(c, rev), vkey(&H, 0));
                 c = V_ADD64(c, stepL);
             }
         } else {
@@ -428,24 +476,25 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
                 hwc_x86_st(tmp + 16 * j, ctr_block(h, l));
                 h += ++l == 0;
             }
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(tmp + 16 * HWC_L * i), K.k[0]);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(tmp + 16 * HWC_L * i), vkey(&H, 0));
         }
         hi += (lo + HWC_NB * HWC_L) < lo;
         lo += HWC_NB * HWC_L;
-        rounds_mid(x, HWC_NB, &K, nr, 0);
+        rounds_mid(x, HWC_NB, &H, nr, 0);
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-            V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(K.last, V_LD(in + 16 * HWC_L * i))));
+            V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(&H, nr), V_LD(in + 16 * HWC_L * i))));
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
     }
     /* fewer than HWC_NB * HWC_L blocks left: one vector at a time while no
        carry can leave the low 64 bits, then single blocks on xmm */
     while (blocks >= HWC_L && lo <= UINT64_MAX - (HWC_L - 1)) {
+        keys_fresh(&K);
         const hwc_v c = V_ADD64(V_BC(_mm_set_epi64x((long long)hi, (long long)lo)), lane);
-        hwc_v x[1] = {V_XOR(V_SHUF8(c, rev), K.k[0])};
+        hwc_v x[1] = {V_XOR(V_SHUF8(c, rev), vkey(&K, 0))};
         hi += (lo + HWC_L) < lo;
         lo += HWC_L;
         rounds_mid(x, 1, &K, nr, 0);
-        V_ST(out, V_ENCL(x[0], V_XOR(K.last, V_LD(in))));
+        V_ST(out, V_ENCL(x[0], V_XOR(vkey(&K, nr), V_LD(in))));
         in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
     }
     if (blocks) {
@@ -574,35 +623,37 @@ HWC_X86_INLINE void first_tweaks(hwc_v tv[HWC_NB], hwc_v tb, hwc_v P) {
 #endif
 }
 
-HWC_X86_INLINE void xts_tail(const hwc_xkeys *X, __m128i *tx, uint8_t *out, const uint8_t *in,
+HWC_X86_INLINE void xts_tail(hwc_xkeys *X, __m128i *tx, uint8_t *out, const uint8_t *in,
                              size_t blocks, const unsigned nr, const int decrypt) {
     for (; blocks; blocks--, in += 16, out += 16) {
-        const __m128i y = x_xor3(hwc_x86_ld(in), *tx, X->k[0]);
-        const __m128i kl = _mm_xor_si128(X->last, *tx);
+        keys_fresh(X);
+        const __m128i y = x_xor3(hwc_x86_ld(in), *tx, xkey(X, 0));
+        const __m128i kl = _mm_xor_si128(xkey(X, nr), *tx);
         *tx = xmulx1(*tx);
         hwc_x86_st(out, x_last(xrounds_mid(y, X, nr, decrypt), kl, decrypt));
     }
 }
 
 /* One batch: HWC_NB vectors with their tweaks tv. */
-HWC_X86_INLINE void xts_batch(const hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
+HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
                               const uint8_t *in, const unsigned nr, const int decrypt) {
     hwc_v x[HWC_NB];
-    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], K->k[0]);
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], vkey(K, 0));
     rounds_mid(x, HWC_NB, K, nr, decrypt);
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-        V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(K->last, tv[i]), decrypt));
+        V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(vkey(K, nr), tv[i]), decrypt));
 }
 
 /* One data unit (or a run of blocks) with the round keys K already loaded:
    *tx is the tweak of the first block, left at the one after the last. */
-HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
+HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
                              size_t blocks, const unsigned nr, const int decrypt) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
     if (blocks >= HWC_NB * HWC_L) {
+        hwc_keys H = *K;   /* zmm: 8 data + 16 tweak registers leave no room to hold keys */
         hwc_v tv[HWC_NB];
         first_tweaks(tv, V_BC(*tx), P);
-        xts_batch(K, tv, out, in, nr, decrypt);
+        xts_batch(&H, tv, out, in, nr, decrypt);
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
 #if defined(HWC_XTS_STEP2)
         /* Two tweak sets, the odd one set up only when a second batch
@@ -612,12 +663,14 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
             hwc_v tw[HWC_NB];
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
             for (;;) {
+                keys_fresh(&H);
                 HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
-                xts_batch(K, tw, out, in, nr, decrypt);
+                xts_batch(&H, tw, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (blocks < HWC_NB * HWC_L) break;
                 HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
-                xts_batch(K, tv, out, in, nr, decrypt);
+                keys_fresh(&H);
+                xts_batch(&H, tv, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (blocks < HWC_NB * HWC_L) {
                     tv[0] = tw[0];
@@ -630,10 +683,11 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
         }
 #else
         while (blocks >= HWC_NB * HWC_L) {
+            keys_fresh(&H);
             /* next batch's tweaks: x^(8 L) = L bytes; they overlap this
                batch's rounds in the out-of-order window */
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = HWC_GF_MULX_BYTES(tv[i], HWC_L, P);
-            xts_batch(K, tv, out, in, nr, decrypt);
+            xts_batch(&H, tv, out, in, nr, decrypt);
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         }
         /* T x^(blocks done): lane 0 of the next batch's first vector */
@@ -646,9 +700,10 @@ HWC_X86_INLINE void xts_body(const hwc_keys *K, __m128i *tx, uint8_t *out, const
         const hwc_v tb = V_BC(*tx);
         unsigned r = 0;
         for (; blocks >= HWC_L; r++) {
+            keys_fresh(K);
             const hwc_v tw = tweak_vec(tb, r, P);
-            hwc_v x[1] = {V_XOR3(V_LD(in), tw, K->k[0])};
-            const hwc_v kl = V_XOR(K->last, tw);
+            hwc_v x[1] = {V_XOR3(V_LD(in), tw, vkey(K, 0))};
+            const hwc_v kl = V_XOR(vkey(K, nr), tw);
             rounds_mid(x, 1, K, nr, decrypt);
             V_ST(out, v_last(x[0], kl, decrypt));
             in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
@@ -671,7 +726,7 @@ HWC_X86_INLINE void xts_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, con
         xts_tail(&X, &tx, out, in, blocks, nr, decrypt);
     } else {
         hwc_keys K;
-        load_keys(&K, sched_of(k, decrypt), nr);
+            load_keys(&K, sched_of(k, decrypt), nr);
         xts_body(&K, &tx, out, in, blocks, nr, decrypt);
     }
     hwc_x86_st(t, tx);
@@ -686,6 +741,7 @@ HWC_X86_INLINE void xts_units_n(const hwc_aes_key *k, const uint8_t *t, size_t u
         hwc_xkeys X;
         load_xkeys(&X, sched_of(k, decrypt), nr);
         for (; units; units--, t += 16, out += step, in += step) {
+            keys_fresh(&X);
             __m128i tx = hwc_x86_ld(t);
             xts_tail(&X, &tx, out, in, unit_blocks, nr, decrypt);
         }
@@ -694,6 +750,7 @@ HWC_X86_INLINE void xts_units_n(const hwc_aes_key *k, const uint8_t *t, size_t u
     hwc_keys K;
     load_keys(&K, sched_of(k, decrypt), nr);
     for (; units; units--, t += 16, out += step, in += step) {
+        keys_fresh(&K);
         __m128i tx = hwc_x86_ld(t);
         xts_body(&K, &tx, out, in, unit_blocks, nr, decrypt);
     }
@@ -723,8 +780,11 @@ static void xts_dec_units(const hwc_aes_key *k, const uint8_t *t, size_t units, 
 
 enum { x86_chain_lanes = HWC_NB * HWC_L };
 
-/* The template's one export: the mode slots of the kernel table, for the
-   kernel file's initialiser (with the GCM slots of impl/x86/aes_gcm_x86.h). */
+/* The template's exports: the mode slots of the kernel table, for the
+   kernel file's initialiser (with the GCM slots of impl/x86/aes_gcm_x86.h),
+   and the slot groups whose frames hold no key material (round keys are
+   read where they are used, above). */
+#define HWC_X86_AES_CLEAN (HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES)
 #define HWC_X86_AES_MODE_SLOTS                                                  \
     .setkey = hwc_x86_setkey, .ecb_encrypt = ecb_enc, .ecb_decrypt = ecb_dec,  \
     .cbc_encrypt = cbc_enc, .cbc_decrypt = cbc_dec, .ctr = ctr,                \

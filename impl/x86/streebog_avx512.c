@@ -286,4 +286,5 @@ const hwc_streebog_impl hwc_streebog_avx512 = {
     .g = sb_g,
     .blocks = sb_blocks,
     .g_lanes = {[1] = sb_g1, [2] = sb_g2, [3] = sb_g3, [4] = sb_g4},
+    .clean_frames = HWC_CLEAN_HASH,   /* state in registers, tables constant */
 };

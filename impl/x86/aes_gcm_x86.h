@@ -438,8 +438,8 @@ static void gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t
 #define HWC_X86_GCM_SLOTS                                                     \
     .ghash_init = gcm_ghash_init, .ghash = gcm_ghash,                          \
     .gcm_encrypt = gcm_encrypt, .gcm_decrypt = gcm_decrypt
-/* The hash-key powers and round keys are still held in locals across the
-   loops (spill slots): core/ scrubs after GCM calls. */
-#define HWC_X86_GCM_CLEAN 0
+/* No key material in the slots' frames (the section "No key material in the
+   frames" above; the broadcast key table is wiped): core/ skips the scrub. */
+#define HWC_X86_GCM_CLEAN HWC_CLEAN_GCM
 
 #endif

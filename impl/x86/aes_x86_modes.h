@@ -172,36 +172,43 @@ HWC_X86_INLINE const uint8_t *sched_of(const hwc_aes_key *k, const int decrypt) 
    one-vector loops and tails read them per use. */
 typedef struct {
     const uint8_t *s;   /* the schedule of one direction */
-    int held;           /* zmm loops: k[0..nr] hold the keys (hold_keys) */
+    unsigned lo, hi;    /* zmm loops: k[lo..hi] hold those round keys (none: lo > hi) */
     hwc_v k[15];
 } hwc_keys;
 
 HWC_X86_INLINE void load_keys(hwc_keys *K, const uint8_t *s, const unsigned nr) {
     (void)nr;
     K->s = s;
-    K->held = 0;
+    K->lo = 1;
+    K->hi = 0;
 }
-/* K with the keys in registers where that pays (zmm). */
-HWC_X86_INLINE void hold_keys(hwc_keys *K, const unsigned nr) {
+/* K with the keys in registers where that pays (zmm): all of them, or
+   (mid) the middle rounds' only, the first and last read per use. */
+HWC_X86_INLINE void hold_keys_of(hwc_keys *K, const unsigned nr, const int mid) {
 #if HWC_W == 512
     HWC_UNROLL for (unsigned r = 0; r < 15; r++)
-        if (r <= nr) K->k[r] = V_BC(hwc_x86_ld(K->s + 16 * r));
-    K->held = 1;
+        if (r <= nr && (!mid || (r >= 1 && r < nr))) K->k[r] = V_BC(hwc_x86_ld(K->s + 16 * r));
+    K->lo = mid ? 1 : 0;
+    K->hi = mid ? nr - 1 : nr;
 #else
     (void)K;
     (void)nr;
+    (void)mid;
 #endif
 }
+HWC_X86_INLINE void hold_keys(hwc_keys *K, const unsigned nr) { hold_keys_of(K, nr, 0); }
+/* A schedule entry: 16-byte aligned (hwc_aes_key.sched is 64-byte aligned),
+   so that even legacy-SSE AESENC takes it as a memory operand. */
+HWC_X86_INLINE __m128i sched_ld(const uint8_t *p) { return _mm_load_si128((const __m128i *)(const void *)p); }
 HWC_X86_INLINE void keys_fresh(hwc_keys *K) { __asm__ __volatile__("" : "+r"(K->s)); }
 /* round key r broadcast to every lane, from schedule s (K->s or a fresher
    copy of it), and on xmm */
 HWC_X86_INLINE hwc_v vkey_at(const hwc_keys *K, const uint8_t *s, const unsigned r) {
-    return K->held ? K->k[r] : V_BC(hwc_x86_ld(s + 16 * r));
+    return r >= K->lo && r <= K->hi ? K->k[r] : V_BC(sched_ld(s + 16 * r));
 }
 HWC_X86_INLINE hwc_v vkey(const hwc_keys *K, const unsigned r) { return vkey_at(K, K->s, r); }
-HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return hwc_x86_ld(K->s + 16 * r); }
+HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return sched_ld(K->s + 16 * r); }
 
-/* Middle rounds 1..nr-1 on n vectors (n and nr constants after inlining). */
 /* One middle round r on n vectors; the key is loaded just before its round
    (s is made opaque first), never all keys at once. */
 HWC_X86_INLINE void round_n(hwc_v *x, const int n, const hwc_keys *K, const uint8_t **s,
@@ -211,6 +218,7 @@ HWC_X86_INLINE void round_n(hwc_v *x, const int n, const hwc_keys *K, const uint
     HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], k, decrypt);
 }
 
+/* Middle rounds 1..nr-1 on n vectors (n and nr constants after inlining). */
 HWC_X86_INLINE void rounds_mid(hwc_v *x, const int n, const hwc_keys *K, const unsigned nr,
                                const int decrypt) {
     const uint8_t *s = K->s;
@@ -238,7 +246,7 @@ HWC_X86_INLINE __m128i xrounds_mid(__m128i x, const hwc_xkeys *X, const unsigned
     const uint8_t *s = X->s;
     HWC_UNROLL for (unsigned r = 1; r < nr; r++) {
         __asm__ __volatile__("" : "+r"(s));
-        x = x_round(x, hwc_x86_ld(s + 16 * r), decrypt);
+        x = x_round(x, sched_ld(s + 16 * r), decrypt);
     }
     return x;
 }
@@ -580,7 +588,8 @@ HWC_X86_INLINE hwc_v tweak_vec(hwc_v tb, unsigned i, hwc_v P) {
 HWC_X86_INLINE hwc_v tweak_x32(hwc_v t, hwc_v C, const int c86) {
 #if HWC_L == 4
     const hwc_v rot = _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);
-    const hwc_v top = _mm512_maskz_shuffle_epi32(0x1111, t, (_MM_PERM_ENUM)0xff);   /* d3 0 0 0 */
+    /* d3 0 0 0: an AND (any ALU port), not a second shuffle */
+    const hwc_v top = _mm512_and_si512(rot, _mm512_set_epi32(0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1));
 #else
     const hwc_v rot = _mm256_shuffle_epi32(t, 0x93);
     const hwc_v top = _mm256_and_si256(rot, _mm256_set_epi32(0, 0, 0, -1, 0, 0, 0, -1));
@@ -649,8 +658,27 @@ HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
 HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
                              size_t blocks, const unsigned nr, const int decrypt) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
+#if HWC_L == 4
+    /* zmm: one tweak set stepped by x^32 after each batch (VPSHUFD and
+       VPCLMULQDQ: no AES slots), the round keys in registers: 8 data + 8
+       tweak + 11 key registers (AES-128), the middle 11 or 13 otherwise. */
     if (blocks >= HWC_NB * HWC_L) {
-        hwc_keys H = *K;   /* zmm: 8 data + 16 tweak registers leave no room to hold keys */
+        hwc_keys H = *K;
+        hold_keys_of(&H, nr, nr > 10);   /* AES-128: every key fits */
+        hwc_v tv[HWC_NB];
+        first_tweaks(tv, V_BC(*tx), P);
+        for (;;) {
+            keys_fresh(&H);
+            xts_batch(&H, tv, out, in, nr, decrypt);
+            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+            if (blocks < HWC_NB * HWC_L) break;
+            for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_odd(tv[i], P);   /* (unrolled by both compilers) */
+        }
+        *tx = V_LOW(tweak_odd(tv[0], P));
+    }
+#else
+    if (blocks >= HWC_NB * HWC_L) {
+        hwc_keys H = *K;
         hwc_v tv[HWC_NB];
         first_tweaks(tv, V_BC(*tx), P);
         xts_batch(&H, tv, out, in, nr, decrypt);
@@ -696,6 +724,7 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
                                                  V_LOW(P), 0x00));
 #endif
     }
+#endif
     if (blocks >= HWC_L) {
         const hwc_v tb = V_BC(*tx);
         unsigned r = 0;

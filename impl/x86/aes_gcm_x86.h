@@ -129,8 +129,19 @@ typedef __m512i GV;
 #define G_OPAQUE(p) __asm__ __volatile__("" : "+r"(p))
 #define G_RKS (16 * GL)
 /* Round key r in every lane; on xmm for single blocks. */
-#define G_RK(rk, r) G_LD((rk) + G_RKS * (r))
-#define G_RK1(rk, r) hwc_x86_ld((rk) + G_RKS * (r))
+#define G_RK(rk, r) G_LDK((rk) + G_RKS * (r))
+#define G_RK1(rk, r) gcm_ldk((rk) + G_RKS * (r))
+/* Key material (schedule, hash-key table: both 64-byte aligned in the key
+   structures; the broadcast table: vector-aligned) by aligned 16-byte loads
+   on xmm, so that even legacy-SSE AESENC and PCLMULQDQ take it as a memory
+   operand instead of a register; wider loads stay unaligned (VEX and EVEX
+   fold those, and a hash-key group may start at any entry). */
+#define gcm_ldk(p) _mm_load_si128((const __m128i *)(const void *)(p))
+#if HWC_GCM_W == 128
+#define G_LDK gcm_ldk
+#else
+#define G_LDK G_LD
+#endif
 
 /* ---- GHASH arithmetic ------------------------------------------------------------ */
 /* Whole-block byte reversal (block <-> GHASH integer). */
@@ -237,19 +248,19 @@ HWC_X86_INLINE __m128i gh_group(const unsigned char *htab, __m128i x, const uint
         const GV bswv = G_BC(bsw);
         GV lo = G_ZERO(), hi = lo, mid = lo;
         for (i = GL; i + GL <= n; i += GL)
-            gh_acc(G_SHUF8(G_LD(in + 16 * i), bswv), G_LD(pw + 16 * i), G_LD(kt + 16 * i), &lo, &hi, &mid);
+            gh_acc(G_SHUF8(G_LD(in + 16 * i), bswv), G_LDK(pw + 16 * i), G_LDK(kt + 16 * i), &lo, &hi, &mid);
         /* the block that takes x last: a short chain from x to the result */
-        gh_acc(G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x)), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
+        gh_acc(G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x)), G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
         r = gh_lanes_xor(gh_reduce(lo, hi, mid));
         x = _mm_setzero_si128();
     }
     if (GL > 1 && i < n) {
         __m128i lo = _mm_setzero_si128(), hi = lo, mid = lo;
         __m128i d = _mm_xor_si128(_mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw), x);
-        gh_acc1(d, hwc_x86_ld(pw + 16 * i), hwc_x86_ld(kt + 16 * i), &lo, &hi, &mid);
+        gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo, &hi, &mid);
         for (i++; i < n; i++) {
             d = _mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw);
-            gh_acc1(d, hwc_x86_ld(pw + 16 * i), hwc_x86_ld(kt + 16 * i), &lo, &hi, &mid);
+            gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo, &hi, &mid);
         }
         r = _mm_xor_si128(r, gh_reduce1(lo, hi, mid));
     }
@@ -352,10 +363,10 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const unsigned char *htab, GV *c
             G_FENCE(a, d, lo, hi, mid);
             if (G_PAIRS && v + 1 < GNV) {
                 GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
-                gh_acc2(d, G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v),
-                        e, G_LD(pw + 16 * GL * (v + 1)), G_LD(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
+                gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v),
+                        e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
             } else {
-                gh_acc(d, G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v), &lo, &hi, &mid);
+                gh_acc(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v), &lo, &hi, &mid);
             }
         }
     }
@@ -364,7 +375,7 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const unsigned char *htab, GV *c
            iteration's x to the next is one product, one reduction and the
            lane sum (cheaper than carrying lane partials times H^GB: the
            carry-less multiplies, not the lane sum, bound the loop). */
-        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
+        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
         *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
     }
     const GV kl = G_RK(s, nr);

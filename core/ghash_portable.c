@@ -63,11 +63,16 @@ void hwc_ghash_portable_init(unsigned char *htab, const uint8_t h[16]) {
     split4(t + HK_MID, h0 ^ h1);
 }
 
-/* x = (x ^ block) * H per block; x kept in two words between blocks. */
+/* x = (x ^ block) * H per block; x kept in two words between blocks. The
+   hash-key words are read from htab in every block (operands of the
+   multiplies): the pointer is made opaque to the compiler each time, so it
+   cannot hoist the twelve words out of the loop and spill them to the stack,
+   where they would stay after the call. */
 void hwc_ghash_portable(const unsigned char *htab, uint8_t x[16], const uint8_t *in, size_t blocks) {
-    const u64_alias *t = (const u64_alias *)htab;
     uint64_t x1 = hwc_load_be64(x), x0 = hwc_load_be64(x + 8);
     for (size_t b = 0; b < blocks; b++, in += 16) {
+        const u64_alias *t = (const u64_alias *)htab;
+        __asm__ __volatile__("" : "+r"(t));
         uint64_t y1 = x1 ^ hwc_load_be64(in), y0 = x0 ^ hwc_load_be64(in + 8);
         /* 128-bit products lo*lo, hi*hi, mid*mid (Karatsuba) */
         u128 z0 = clmul64(y0, t + HK_LO), z2 = clmul64(y1, t + HK_HI);

@@ -604,5 +604,5 @@ const hwc_aes_impl hwc_aes_generic = {
     .chain_step = gen_chain_step,
     .chain_lanes = BATCH,
     /* bitsliced state and schedule copies are wiped where they are made */
-    .clean_frames = HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES,
+    .clean_frames = HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES | HWC_CLEAN_GCM,
 };

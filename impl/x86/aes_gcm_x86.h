@@ -115,6 +115,33 @@ typedef __m512i GV;
 #define GB (GNV * GL)          /* blocks per stitched iteration */
 #define G_UNROLL _Pragma("GCC unroll 16")
 
+/* No key material in the frames. Nothing is held in locals for a whole
+   call where the compiler could spill it: round keys and hash-key powers are
+   read from memory where they are used. G_OPAQUE at the top of every loop
+   iteration hides a pointer's value from the compiler (volatile: the asm is
+   not hoisted either), so the loads through it cannot be moved out of the
+   loop and kept (spilled) there. Round keys come from the table rk of
+   G_RKS-byte entries: the schedule itself on xmm; on ymm and zmm a table
+   of the keys broadcast to every lane, filled once per call in the
+   kernel's frame and wiped before it returns (gcm_n), because a 128-bit
+   broadcast from memory is a load and a shuffle, and the shuffle takes a
+   VAESENC slot on cores that share those pipes (docs/gcm.md). */
+#define G_OPAQUE(p) __asm__ __volatile__("" : "+r"(p))
+#define G_RKS (16 * GL)
+/* Round key r in every lane; on xmm for single blocks. */
+#define G_RK(rk, r) G_LDK((rk) + G_RKS * (r))
+#define G_RK1(rk, r) gcm_ldk((rk) + G_RKS * (r))
+/* Key material (schedule, hash-key table: both 64-byte aligned in the key
+   structures; the broadcast table: vector-aligned) by aligned 16-byte loads
+   on xmm, so that even legacy-SSE AESENC and PCLMULQDQ take it as a memory
+   operand instead of a register; wider loads stay unaligned (VEX and EVEX
+   fold those, and a hash-key group may start at any entry). */
+#define gcm_ldk(p) _mm_load_si128((const __m128i *)(const void *)(p))
+#if HWC_GCM_W == 128
+#define G_LDK gcm_ldk
+#else
+#define G_LDK G_LD
+#endif
 
 /* ---- GHASH arithmetic ------------------------------------------------------------ */
 /* Whole-block byte reversal (block <-> GHASH integer). */
@@ -212,6 +239,7 @@ static void gcm_ghash_init(unsigned char *htab, const uint8_t h[16]) {
 /* GHASH of n blocks (1 <= n <= 32) into x (GHASH integer form), one reduction.
    Full vectors first, the remaining n % GL blocks on xmm. */
 HWC_X86_INLINE __m128i gh_group(const unsigned char *htab, __m128i x, const uint8_t *in, size_t n) {
+    G_OPAQUE(htab);
     const unsigned char *pw = htab + 16 * (32 - n), *kt = pw + 512;
     const __m128i bsw = gcm_bswap_mask();
     __m128i r = _mm_setzero_si128();
@@ -220,19 +248,19 @@ HWC_X86_INLINE __m128i gh_group(const unsigned char *htab, __m128i x, const uint
         const GV bswv = G_BC(bsw);
         GV lo = G_ZERO(), hi = lo, mid = lo;
         for (i = GL; i + GL <= n; i += GL)
-            gh_acc(G_SHUF8(G_LD(in + 16 * i), bswv), G_LD(pw + 16 * i), G_LD(kt + 16 * i), &lo, &hi, &mid);
+            gh_acc(G_SHUF8(G_LD(in + 16 * i), bswv), G_LDK(pw + 16 * i), G_LDK(kt + 16 * i), &lo, &hi, &mid);
         /* the block that takes x last: a short chain from x to the result */
-        gh_acc(G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x)), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
+        gh_acc(G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x)), G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
         r = gh_lanes_xor(gh_reduce(lo, hi, mid));
         x = _mm_setzero_si128();
     }
     if (GL > 1 && i < n) {
         __m128i lo = _mm_setzero_si128(), hi = lo, mid = lo;
         __m128i d = _mm_xor_si128(_mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw), x);
-        gh_acc1(d, hwc_x86_ld(pw + 16 * i), hwc_x86_ld(kt + 16 * i), &lo, &hi, &mid);
+        gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo, &hi, &mid);
         for (i++; i < n; i++) {
             d = _mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw);
-            gh_acc1(d, hwc_x86_ld(pw + 16 * i), hwc_x86_ld(kt + 16 * i), &lo, &hi, &mid);
+            gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo, &hi, &mid);
         }
         r = _mm_xor_si128(r, gh_reduce1(lo, hi, mid));
     }
@@ -257,33 +285,28 @@ static void gcm_ghash(const unsigned char *htab, uint8_t xb[16], const uint8_t *
 }
 
 /* ---- GCTR --------------------------------------------------------------------- */
-/* Round keys broadcast to every lane; nr is a constant after inlining. */
-typedef struct { GV k[15]; } gcm_keys;
-
-HWC_X86_INLINE void gcm_load_keys(gcm_keys *K, const uint8_t *s, const unsigned nr) {
-    G_UNROLL for (unsigned r = 0; r <= nr; r++) K->k[r] = G_BC(hwc_x86_ld(s + 16 * r));
-}
-
-/* n blocks of CTR (n < GB): vectors, then single blocks on xmm. c: lane
-   counter (see the top), advanced by n. */
-HWC_X86_INLINE void gcm_ctr_tail(const gcm_keys *K, __m128i *c, uint8_t *out, const uint8_t *in,
+/* n blocks of CTR (n < GB): vectors, then single blocks on xmm. s: the
+   round key table (above); c: lane counter (see the top), advanced by n. */
+HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, __m128i *c, uint8_t *out, const uint8_t *in,
                                  size_t n, const unsigned nr) {
     const __m128i cm = gcm_ctr_mask();
     const GV cmv = G_BC(cm);
     const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
     GV cv = G_ADD32(G_BC(*c), G_LANE_INC);
     for (; GL > 1 && n >= GL; n -= GL, in += 16 * GL, out += 16 * GL) {
-        GV x = G_XOR(G_SHUF8(cv, cmv), K->k[0]);
+        G_OPAQUE(s);
+        GV x = G_XOR(G_SHUF8(cv, cmv), G_RK(s, 0));
         cv = G_ADD32(cv, step);
-        G_UNROLL for (unsigned r = 1; r < nr; r++) x = G_ENC(x, K->k[r]);
-        G_ST(out, G_ENCL(x, G_XOR(K->k[nr], G_LD(in))));
+        G_UNROLL for (unsigned r = 1; r < nr; r++) x = G_ENC(x, G_RK(s, r));
+        G_ST(out, G_ENCL(x, G_XOR(G_RK(s, nr), G_LD(in))));
     }
     __m128i c1 = G_LOW(cv);
     for (; n; n--, in += 16, out += 16) {
-        __m128i x = _mm_xor_si128(_mm_shuffle_epi8(c1, cm), G_LOW(K->k[0]));
+        G_OPAQUE(s);
+        __m128i x = _mm_xor_si128(_mm_shuffle_epi8(c1, cm), G_RK1(s, 0));
         c1 = _mm_add_epi32(c1, _mm_set_epi32(1, 0, 0, 0));
-        G_UNROLL for (unsigned r = 1; r < nr; r++) x = _mm_aesenc_si128(x, G_LOW(K->k[r]));
-        hwc_x86_st(out, _mm_aesenclast_si128(x, _mm_xor_si128(G_LOW(K->k[nr]), hwc_x86_ld(in))));
+        G_UNROLL for (unsigned r = 1; r < nr; r++) x = _mm_aesenc_si128(x, G_RK1(s, r));
+        hwc_x86_st(out, _mm_aesenclast_si128(x, _mm_xor_si128(G_RK1(s, nr), hwc_x86_ld(in))));
     }
     *c = c1;
 }
@@ -306,14 +329,16 @@ HWC_X86_INLINE void gcm_ctr_tail(const gcm_keys *K, __m128i *c, uint8_t *out, co
 #error "G_FENCE lists 8 vectors"
 #endif
 
-/* One iteration: GB blocks of CTR from lane counters cv (advanced), and, when
+/* One iteration: GB blocks of CTR (round key table s) from lane counters cv (advanced), and, when
    hash (a constant) is set, GHASH of the GB blocks at gsrc into *x, one vector per
    AES round. gsrc is read before out is written (decryption in place). */
-HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *cv, __m128i *x,
+HWC_X86_INLINE void gcm_batch(const uint8_t *s, const unsigned char *htab, GV *cv, __m128i *x,
                               const int hash, const uint8_t *gsrc, uint8_t *out, const uint8_t *in,
                               const unsigned nr) {
     const GV cmv = G_BC(gcm_ctr_mask()), bswv = G_BC(gcm_bswap_mask());
     const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
+    G_OPAQUE(s);
+    G_OPAQUE(htab);
     const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
     GV a[GNV];
     GV lo = G_ZERO(), hi = lo, mid = lo;
@@ -324,11 +349,12 @@ HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *
     /* One shuffle per vector, no branch: the counter is secret when the IV
        is not 12 bytes (J0 = GHASH_H(IV || 0 || len(IV)), SP 800-38D 7.1). */
     G_UNROLL for (int i = 0; i < GNV; i++) {
-        a[i] = G_XOR(G_SHUF8(*cv, cmv), K->k[0]);
+        a[i] = G_XOR(G_SHUF8(*cv, cmv), G_RK(s, 0));
         *cv = G_ADD32(*cv, step);
     }
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
-        G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], K->k[r]);
+        const GV kr = G_RK(s, r);
+        G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], kr);
         /* vectors 1..GNV-1 (vector 0 takes x: below), two per round where
            three-way XORs (VPTERNLOG) sum two products in one instruction */
         const unsigned v = G_PAIRS ? 2 * r - 1 : r;
@@ -337,10 +363,10 @@ HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *
             G_FENCE(a, d, lo, hi, mid);
             if (G_PAIRS && v + 1 < GNV) {
                 GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
-                gh_acc2(d, G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v),
-                        e, G_LD(pw + 16 * GL * (v + 1)), G_LD(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
+                gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v),
+                        e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
             } else {
-                gh_acc(d, G_LD(pw + 16 * GL * v), G_LD(kt + 16 * GL * v), &lo, &hi, &mid);
+                gh_acc(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v), &lo, &hi, &mid);
             }
         }
     }
@@ -349,11 +375,12 @@ HWC_X86_INLINE void gcm_batch(const gcm_keys *K, const unsigned char *htab, GV *
            iteration's x to the next is one product, one reduction and the
            lane sum (cheaper than carrying lane partials times H^GB: the
            carry-less multiplies, not the lane sum, bound the loop). */
-        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), G_LD(pw), G_LD(kt), &lo, &hi, &mid);
+        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
         *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
     }
+    const GV kl = G_RK(s, nr);
     G_UNROLL for (int i = 0; i < GNV; i++)
-        G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(K->k[nr], G_LD(in + 16 * GL * i))));
+        G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i))));
 }
 
 HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctrb[16],
@@ -362,17 +389,22 @@ HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8
     const __m128i bsw = gcm_bswap_mask(), cm = gcm_ctr_mask();
     __m128i x = _mm_shuffle_epi8(hwc_x86_ld(xb), bsw);
     __m128i c = _mm_shuffle_epi8(hwc_x86_ld(ctrb), cm);
-    gcm_keys K;
-    gcm_load_keys(&K, k->sched, nr);
+#if HWC_GCM_W == 128
+    const uint8_t *s = k->sched;
+#else
+    GV keys[15];   /* the round keys in every lane: wiped below */
+    G_UNROLL for (unsigned r = 0; r <= nr; r++) keys[r] = G_BC(hwc_x86_ld(k->sched + 16 * r));
+    const uint8_t *s = (const uint8_t *)keys;
+#endif
     const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
     if (blocks >= GB) {
         GV cv = G_ADD32(G_BC(c), G_LANE_INC);
         if (!dec) {
-            gcm_batch(&K, htab, &cv, &x, 0, NULL, out, in, nr);
+            gcm_batch(s, htab, &cv, &x, 0, NULL, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
         while (blocks >= GB) {
-            gcm_batch(&K, htab, &cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
+            gcm_batch(s, htab, &cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
         c = G_LOW(cv);
@@ -380,13 +412,16 @@ HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8
     }
     if (dec) {
         x = gh_blocks(htab, x, in, blocks);
-        gcm_ctr_tail(&K, &c, out, in, blocks, nr);
+        gcm_ctr_tail(s, &c, out, in, blocks, nr);
     } else {
-        gcm_ctr_tail(&K, &c, out, in, blocks, nr);
+        gcm_ctr_tail(s, &c, out, in, blocks, nr);
         x = gh_blocks(htab, x, hashed_to, (size_t)(out + 16 * blocks - hashed_to) / 16);
     }
     hwc_x86_st(xb, _mm_shuffle_epi8(x, bsw));
     hwc_x86_st(ctrb, _mm_shuffle_epi8(c, cm));
+#if HWC_GCM_W != 128
+    hwc_wipe_inline(keys, sizeof(GV) * (nr + 1));
+#endif
 }
 
 #define GCM_BY_ROUNDS(C) do { \
@@ -414,8 +449,8 @@ static void gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t
 #define HWC_X86_GCM_SLOTS                                                     \
     .ghash_init = gcm_ghash_init, .ghash = gcm_ghash,                          \
     .gcm_encrypt = gcm_encrypt, .gcm_decrypt = gcm_decrypt
-/* The hash-key powers and round keys are still held in locals across the
-   loops (spill slots): core/ scrubs after GCM calls. */
-#define HWC_X86_GCM_CLEAN 0
+/* No key material in the slots' frames (the section "No key material in the
+   frames" above; the broadcast key table is wiped): core/ skips the scrub. */
+#define HWC_X86_GCM_CLEAN HWC_CLEAN_GCM
 
 #endif

@@ -213,7 +213,7 @@ HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return sched_
    (s is made opaque first), never all keys at once. */
 HWC_X86_INLINE void round_n(hwc_v *x, const int n, const hwc_keys *K, const uint8_t **s,
                             const unsigned r, const int decrypt) {
-    __asm__ __volatile__("" : "+r"(*s));
+    if (r < K->lo || r > K->hi) __asm__ __volatile__("" : "+r"(*s));   /* not held */
     const hwc_v k = vkey_at(K, *s, r);
     HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], k, decrypt);
 }

@@ -557,6 +557,64 @@ Test(mpi, portable_path) {
     }
 }
 
+/* A kernel's montsqr (internal/kernel.h) against its montmul(a, a) and the
+   reference (r R == a^2 mod m, r < m), n = 1..64: four random a < m and the
+   edge values 0, 1, m-1 per size; moduli with and without zero top limbs;
+   in place (r == a) too; scratch (2n+2 limbs) guarded by poison. */
+static void kern_montsqr(const char *kernel, void *arg) {
+    (void)arg;
+    const hwc_mpi_impl *impl = hwc_active_mpi();
+    if (impl->montmul == NULL || impl->montsqr == NULL) {
+        fprintf(stderr, "[mpi] montsqr: %s has %s (core/ squares with %s; checked by portable_path)\n",
+                kernel, impl->montmul ? "no montsqr" : "no montmul",
+                impl->montmul ? "montmul(a, a)" : "hwc_mpi_montsqr_muladd");
+        return;
+    }
+    uint64_t seed = hwc_test_seed() ^ 0x5a;
+    hwc_rng g;
+    hwc_rng_init(&g, seed);
+    const size_t top = quick() ? 20 : 64;
+    for (size_t n = 1; n <= top; n++) {
+        hwc_limb m[64], a[64], r1[64], r2[64], t[128], x[128], w1[64], w2[64];
+        hwc_guarded gd;
+        hwc_guarded_alloc(&gd, (2 * n + 2) * sizeof(hwc_limb), 8 * hwc_rng_below(&g, 8));
+        hwc_limb *scr = (hwc_limb *)gd.p;
+        rnd_modulus(&g, m, n, n > 1 && (n & 1) ? hwc_rng_below(&g, n) : 0);
+        hwc_limb minv = m[0];
+        for (int i = 0; i < 6; i++) minv *= 2 - m[0] * minv;
+        minv = 0 - minv;
+        for (int v = 0; v < 7; v++) {
+            switch (v) {
+            case 0: memset(a, 0, n * 8); break;
+            case 1: memset(a, 0, n * 8), a[0] = 1; break;
+            case 2: memcpy(a, m, n * 8), a[0] -= 1; break; /* m odd: no borrow */
+            default: rnd_below(&g, a, m, n); break;
+            }
+            impl->montmul(r1, a, a, m, n, minv, scr);
+            impl->montsqr(r2, a, m, n, minv, scr);
+            cr_assert(memcmp(r1, r2, n * 8) == 0,
+                      "%s montsqr n=%zu value %d != montmul(a, a) (seed 0x%llx)", kernel, n, v,
+                      (unsigned long long)seed);
+            ref_mul(t, a, n, a, n);
+            ref_mod(w1, t, 2 * n, m, n);
+            memset(x, 0, n * 8);
+            memcpy(x + n, r2, n * 8);
+            ref_mod(w2, x, 2 * n, m, n);
+            cr_assert(memcmp(w1, w2, n * 8) == 0 && ref_cmp(r2, m, n) < 0,
+                      "%s montsqr n=%zu value %d wrong (seed 0x%llx)", kernel, n, v,
+                      (unsigned long long)seed);
+            impl->montsqr(a, a, m, n, minv, scr); /* in place */
+            cr_assert(memcmp(a, r2, n * 8) == 0, "%s montsqr n=%zu value %d in place differs (seed 0x%llx)",
+                      kernel, n, v, (unsigned long long)seed);
+            cr_assert(hwc_guarded_intact(&gd), "%s montsqr n=%zu wrote past its scratch (seed 0x%llx)",
+                      kernel, n, (unsigned long long)seed);
+        }
+        hwc_guarded_free(&gd);
+    }
+}
+
+Test(mpi, montsqr_kernels) { hwc_test_each_kernel("mpi", kern_montsqr, NULL); }
+
 /* Every usable kernel gives the same muladd, mul and modexp results as the
    first one on the same pseudo-random inputs. */
 Test(mpi, cross_kernel) {

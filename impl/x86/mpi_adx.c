@@ -308,17 +308,19 @@ static void final_sub(hwc_limb *r, hwc_limb *t, const hwc_limb *m, size_t n) {
     hwc_mpi_final_sub(r, t + n, t[2 * n], m, n, t);
 }
 
-void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
-                         size_t n, hwc_limb minv, hwc_limb *t) {
-    if (a == b && n >= 4) {
-        /* square then reduce (separated operand scanning) */
-        sqr(t, a, n);
-        t[2 * n] = 0;
-        if ((n & 7) == 0) {
-            reduce_rows8(t, m, n / 8, minv);
-            final_sub(r, t, m, n);
-            return;
-        }
+/* Square then reduce (separated operand scanning); n >= 4 (smaller sizes
+   take the product). */
+void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size_t n,
+                         hwc_limb minv, hwc_limb *t) {
+    if (n < 4) {
+        hwc_mpi_adx_montmul(r, a, a, m, n, minv, t);
+        return;
+    }
+    sqr(t, a, n);
+    t[2 * n] = 0;
+    if ((n & 7) == 0) {
+        reduce_rows8(t, m, n / 8, minv);
+    } else {
         hwc_limb hi = 0;
         for (size_t i = 0; i < n; i++) {
             hwc_limb c = addmul(t + i, m, n, t[i] * minv);
@@ -327,14 +329,17 @@ void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, cons
             hi = (hwc_limb)(s >> 64);
         }
         t[2 * n] = hi;
+    }
+    final_sub(r, t, m, n);
+}
+
+/* Coarsely integrated: row i adds a*b[i] and q*m into t[i..i+n], t[i+n]
+   holding the running top word. */
+void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
+                         size_t n, hwc_limb minv, hwc_limb *t) {
+    if ((n & 7) == 0) {
+        cios_rows8(t, a, b, m, n / 8, minv);
     } else {
-        /* coarsely integrated: row i adds a*b[i] and q*m into t[i..i+n],
-           t[i+n] holding the running top word */
-        if ((n & 7) == 0) {
-            cios_rows8(t, a, b, m, n / 8, minv);
-            final_sub(r, t, m, n);
-            return;
-        }
         for (size_t i = 0; i <= n; i++) t[i] = 0;
         for (size_t i = 0; i < n; i++) {
             hwc_limb c1 = addmul(t + i, a, n, b[i]);
@@ -350,5 +355,6 @@ void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, cons
 const hwc_mpi_impl hwc_mpi_adx = {
     .muladd = hwc_mpi_adx_muladd,
     .montmul = hwc_mpi_adx_montmul,
+    .montsqr = hwc_mpi_adx_montsqr,
     .domain = NULL,
 };

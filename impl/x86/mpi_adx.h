@@ -8,5 +8,7 @@
 hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
 void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
                          size_t n, hwc_limb minv, hwc_limb *scratch);
+void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size_t n,
+                         hwc_limb minv, hwc_limb *scratch);
 
 #endif

@@ -18,8 +18,8 @@
  * radix-2^52 domain (conversion in and out, the product, the square and a
  * masked table read with compare masks) through the table's domain slot.
  * No branch and no memory index depends on base or exponent values.
- * muladd and montmul (used by core/ for the sizes not covered here) are the
- * adx kernel's. zmm (8 lanes) rather than ymm: measured faster at every
+ * muladd, montmul and montsqr (used by core/ for the sizes not covered
+ * here) are the adx kernel's. zmm (8 lanes) rather than ymm: measured faster at every
  * size (docs/bench.md; ymm runs out of registers at 4096 bits). */
 #include <immintrin.h>
 #include "internal/kernel.h"
@@ -201,6 +201,7 @@ static int domain52(hwc_mpi_mont *c) {
 const hwc_mpi_impl hwc_mpi_avx512 = {
     .muladd = hwc_mpi_adx_muladd,
     .montmul = hwc_mpi_adx_montmul,
+    .montsqr = hwc_mpi_adx_montsqr,
     .domain = domain52,
     .lanes = 8,
 };

@@ -175,40 +175,6 @@ static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
     (void)ad;
 }
 
-/* Montgomery reduction rows for n = 8*n8 (separated operand scanning):
-   for i < n: t[i..i+n) += (t[i]*minv) * m, the carry and the running top
-   word added into t[i+n]; t[2n] = final top word. One asm loop, no
-   per-row compiler overhead. */
-static void reduce_rows8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb minv) {
-    hwc_limb top, lo, h1, h2, hi, *d;
-    const hwc_limb *s;
-    size_t rows = 8 * n8, c;
-    __asm__ volatile(
-        "xorl %k[top], %k[top]\n"
-        "7:\n\t"
-        "movq (%[t]), %%rdx\n\t"
-        "imulq %[minv], %%rdx\n\t"
-        "movq %[t], %[d]\n\t"
-        "movq %[m], %[s]\n\t"
-        "movq %[n8], %%rcx\n\t"
-        ADX_ROW8(1)
-        /* (top, t[i+n]) = t[i+n] + carry + top; top stays 0 or 1 */
-        "addq %[top], %[hi]\n\t"
-        "setc %b[lo]\n\t"
-        "addq %[hi], (%[d])\n\t"
-        "adcq $0, %[lo]\n\t"
-        "movq %[lo], %[top]\n\t"
-        "leaq 8(%[t]), %[t]\n\t"
-        "decq %[rows]\n\t"
-        "jnz 7b\n\t"
-        "movq %[top], 8(%[d])\n\t"
-        : [t] "+r"(t), [top] "=&r"(top), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2),
-          [hi] "=&r"(hi), [s] "=&r"(s), [d] "=&r"(d), [rows] "+rm"(rows), "=&c"(c)
-        : [m] "rm"(m), [n8] "rm"(n8), [minv] "rm"(minv)
-        : "rdx", "cc", "memory");
-    (void)c;
-}
-
 /* Coarsely integrated Montgomery rows for n = 8*n8: t[0..n] zeroed here; for
    i < n: t[i..] += a*b[i], then += (t[i]*minv)*m; t[n..2n] = result. */
 static void cios_rows8(hwc_limb *t, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
@@ -319,7 +285,7 @@ void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size
     sqr(t, a, n);
     t[2 * n] = 0;
     if ((n & 7) == 0) {
-        reduce_rows8(t, m, n / 8, minv);
+        hwc_mpi_adx_redc8(t, m, n / 8, minv);
     } else {
         hwc_limb hi = 0;
         for (size_t i = 0; i < n; i++) {

@@ -175,44 +175,6 @@ static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
     (void)ad;
 }
 
-/* Coarsely integrated Montgomery rows for n = 8*n8: t[0..n] zeroed here; for
-   i < n: t[i..] += a*b[i], then += (t[i]*minv)*m; t[n..2n] = result. */
-static void cios_rows8(hwc_limb *t, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
-                       size_t n8, hwc_limb minv) {
-    hwc_limb lo, h1, h2, hi, *d;
-    const hwc_limb *s;
-    size_t rows = 8 * n8, c;
-    for (size_t i = 0; i <= 8 * n8; i++) t[i] = 0;
-    __asm__ volatile(
-        "7:\n\t"
-        "movq (%[b]), %%rdx\n\t"
-        "movq %[t], %[d]\n\t"
-        "movq %[a], %[s]\n\t"
-        "movq %[n8], %%rcx\n\t"
-        ADX_ROW8(1)
-        /* t[i+n] += carry; t[i+n+1] = carry out */
-        "addq %[hi], (%[d])\n\t"
-        "setc %b[lo]\n\t"
-        "movq %[lo], 8(%[d])\n\t"
-        "movq (%[t]), %%rdx\n\t"
-        "imulq %[minv], %%rdx\n\t"
-        "movq %[t], %[d]\n\t"
-        "movq %[m], %[s]\n\t"
-        "movq %[n8], %%rcx\n\t"
-        ADX_ROW8(2)
-        "addq %[hi], (%[d])\n\t"
-        "adcq $0, 8(%[d])\n\t"
-        "leaq 8(%[t]), %[t]\n\t"
-        "leaq 8(%[b]), %[b]\n\t"
-        "decq %[rows]\n\t"
-        "jnz 7b\n\t"
-        : [t] "+r"(t), [b] "+r"(b), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2),
-          [hi] "=&r"(hi), [s] "=&r"(s), [d] "=&r"(d), [rows] "+rm"(rows), "=&c"(c)
-        : [a] "rm"(a), [m] "rm"(m), [n8] "rm"(n8), [minv] "rm"(minv)
-        : "rdx", "cc", "memory");
-    (void)c;
-}
-
 hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
     return addmul(d, s, n, b);
 }
@@ -282,11 +244,13 @@ void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size
         hwc_mpi_adx_montmul(r, a, a, m, n, minv, t);
         return;
     }
-    sqr(t, a, n);
-    t[2 * n] = 0;
     if ((n & 7) == 0) {
+        for (size_t i = 0; i < 2 * n; i++) t[i] = 0;
+        hwc_mpi_adx_sqr8(t, a, n / 8);
+        double_add_diag(t, a, n);
         hwc_mpi_adx_redc8(t, m, n / 8, minv);
     } else {
+        sqr(t, a, n);
         hwc_limb hi = 0;
         for (size_t i = 0; i < n; i++) {
             hwc_limb c = addmul(t + i, m, n, t[i] * minv);
@@ -304,7 +268,9 @@ void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size
 void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
                          size_t n, hwc_limb minv, hwc_limb *t) {
     if ((n & 7) == 0) {
-        cios_rows8(t, a, b, m, n / 8, minv);
+        for (size_t i = 0; i < 2 * n; i++) t[i] = 0;
+        hwc_mpi_adx_mul8(t, a, b, n / 8);
+        hwc_mpi_adx_redc8(t, m, n / 8, minv);
     } else {
         for (size_t i = 0; i <= n; i++) t[i] = 0;
         for (size_t i = 0; i < n; i++) {

@@ -38,60 +38,103 @@
 #define Q(i)   (8*(i))(%rsp)
 #define MINV   64(%rsp)
 #define TOPC   80(%rsp)
-#define BACK   88(%rsp)
-#define MBASE  96(%rsp)
+#define BACK   88(%rsp)        /* redc8: 8n - 64; sqr8: DIAG, t + 16b */
+#define DIAG   88(%rsp)
+#define MBASE  96(%rsp)        /* redc8: m; sqr8: ABLK, a + 8b */
+#define ABLK   96(%rsp)
 #define TEND   104(%rsp)
 #define ZERO   112(%rsp)
-#define MEND   120(%rsp)
+#define END    120(%rsp)       /* m + n (redc8), a + n (sqr8) */
 #define TTOP   128(%rsp)
+#define BEND   64(%rsp)        /* mul8: b + n, TB t + 8k, ABASE a, BBLK b + 8k */
+#define TB     88(%rsp)
+#define ABASE  96(%rsp)
+#define BBLK   104(%rsp)
 
-/* Window words w0..w7 (w0 lowest) += rdx * m[0..8) at (%rsi); the top word
-   ends in w0's register. STORE: where w0 goes before its register is reused
-   (chunks after the first), or nothing (the first chunk: w0 is zero). */
-.macro ROW w0, w1, w2, w3, w4, w5, w6, w7, store=
+/* One limb of a row: window word w += low half of rdx * (%rsi)[j] (OF
+   chain) plus the previous limb's high half hp (CF chain, none at the row's
+   first limb); the high half to h. Nothing for j < start. */
+.macro STEP j, start, w, h, hp
+.if \j >= \start
+	mulxq	(8*\j)(%rsi), %rax, \h
+.if \j > \start
+	adcxq	\hp, %rax
+.endif
+	adoxq	%rax, \w
+.endif
+.endm
+
+/* Window words w0..w7 (w0 lowest) += rdx * (%rsi)[start..8) at their
+   places; the top word ends in w0's register. STORE: where w0 goes before
+   its register is reused (nothing in the reduction's first chunk, where w0
+   is zero). */
+.macro ROW w0, w1, w2, w3, w4, w5, w6, w7, store=, start=0
 	xorl	%eax, %eax		/* CF = OF = 0 */
-	mulxq	0(%rsi), %rax, %rbx
-	adoxq	%rax, \w0
-	mulxq	8(%rsi), %rax, %rbp
-	adcxq	%rbx, %rax
-	adoxq	%rax, \w1
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rbp, %rax
-	adoxq	%rax, \w2
-	mulxq	24(%rsi), %rax, %rbp
-	adcxq	%rbx, %rax
-	adoxq	%rax, \w3
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rbp, %rax
-	adoxq	%rax, \w4
-	mulxq	40(%rsi), %rax, %rbp
-	adcxq	%rbx, %rax
-	adoxq	%rax, \w5
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rbp, %rax
-	adoxq	%rax, \w6
+	STEP	0, \start, \w0, %rbx
+	STEP	1, \start, \w1, %rbp, %rbx
+	STEP	2, \start, \w2, %rbx, %rbp
+	STEP	3, \start, \w3, %rbp, %rbx
+	STEP	4, \start, \w4, %rbx, %rbp
+	STEP	5, \start, \w5, %rbp, %rbx
+	STEP	6, \start, \w6, %rbx, %rbp
 .ifnb \store
 	movq	\w0, \store
 .endif
-	mulxq	56(%rsi), %rax, \w0
-	adcxq	%rbx, %rax
-	adoxq	%rax, \w7
+.if \start < 8
+	STEP	7, \start, \w7, \w0, %rbx
 	adcxq	ZERO, \w0
 	adoxq	ZERO, \w0
+.else
+	movq	$0, \w0
+.endif
 .endm
 
-/* First chunk, row i: q_i from the lowest window word, kept in Q(i). */
-.macro ROWQ i, w0, w1, w2, w3, w4, w5, w6, w7
+/* The 8 rows of a chunk, register names rotating: row i's window starts
+   at r(8+i mod 8). RM is the row macro, called as RM i, w0, ..., w7. */
+.macro ROWS8 RM
+	\RM	0, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
+	\RM	1, %r9, %r10, %r11, %r12, %r13, %r14, %r15, %r8
+	\RM	2, %r10, %r11, %r12, %r13, %r14, %r15, %r8, %r9
+	\RM	3, %r11, %r12, %r13, %r14, %r15, %r8, %r9, %r10
+	\RM	4, %r12, %r13, %r14, %r15, %r8, %r9, %r10, %r11
+	\RM	5, %r13, %r14, %r15, %r8, %r9, %r10, %r11, %r12
+	\RM	6, %r14, %r15, %r8, %r9, %r10, %r11, %r12, %r13
+	\RM	7, %r15, %r8, %r9, %r10, %r11, %r12, %r13, %r14
+.endm
+
+/* Reduction, first chunk, row i: q_i from the lowest window word, kept in
+   Q(i). */
+.macro ROW_REDC0 i, w0, w1, w2, w3, w4, w5, w6, w7
 	movq	\w0, %rdx
 	imulq	MINV, %rdx
 	movq	%rdx, Q(\i)
 	ROW	\w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7
 .endm
 
-/* Later chunks, row i: q_i from Q(i); the final word to tb[8c+i]. */
-.macro ROWS i, w0, w1, w2, w3, w4, w5, w6, w7
+/* Square, the diagonal chunk, row i: multiplier a_i = (%rsi)[i] (kept in
+   Q(i)) times (%rsi)[i+1..8); the final word to (%rdi)[i]. */
+.macro ROW_DIAG i, w0, w1, w2, w3, w4, w5, w6, w7
+	movq	(8*\i)(%rsi), %rdx
+	movq	%rdx, Q(\i)
+	ROW	\w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, (8*\i)(%rdi), \i+1
+.endm
+
+/* Later chunks, row i: multiplier Q(i); the final word to (%rdi)[i]. */
+.macro ROW_CHUNK i, w0, w1, w2, w3, w4, w5, w6, w7
 	movq	Q(\i), %rdx
 	ROW	\w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, (8*\i)(%rdi)
+.endm
+
+/* r8..r15 = (%rdi)[0..8) */
+.macro LOAD8
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movq	24(%rdi), %r11
+	movq	32(%rdi), %r12
+	movq	40(%rdi), %r13
+	movq	48(%rdi), %r14
+	movq	56(%rdi), %r15
 .endm
 
 /* r8..r15 += (%rdi)[0..8) with CF in and out */
@@ -106,91 +149,22 @@
 	adcq	56(%rdi), %r15
 .endm
 
-	.text
-	.globl	hwc_mpi_adx_redc8
-	.hidden	hwc_mpi_adx_redc8
-	.type	hwc_mpi_adx_redc8, @function
-	.p2align 5
-hwc_mpi_adx_redc8:
-	.cfi_startproc
-	endbr64
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rbx, 0
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rbp, 0
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r12, 0
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r13, 0
-	pushq	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r14, 0
-	pushq	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r15, 0
-	subq	$136, %rsp
-	.cfi_adjust_cfa_offset 136
-
-	movq	%rcx, MINV
-	shlq	$6, %rdx		/* 8n bytes */
-	leaq	(%rdi,%rdx), %rax
-	movq	%rax, TEND
-	leaq	(%rsi,%rdx), %rax
-	movq	%rax, MEND
-	leaq	-64(%rdx), %rax
-	movq	%rax, BACK
-	leaq	(%rdi,%rdx,2), %rax
-	movq	%rax, TTOP
-	movq	%rsi, MBASE
-	movq	$0, ZERO
-	movq	$0, TOPC
-
-1:	/* block: chunk 0 */
-	xorl	%ecx, %ecx		/* cin = 0 */
-	movq	0(%rdi), %r8
-	movq	8(%rdi), %r9
-	movq	16(%rdi), %r10
-	movq	24(%rdi), %r11
-	movq	32(%rdi), %r12
-	movq	40(%rdi), %r13
-	movq	48(%rdi), %r14
-	movq	56(%rdi), %r15
-	ROWQ	0, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
-	ROWQ	1, %r9, %r10, %r11, %r12, %r13, %r14, %r15, %r8
-	ROWQ	2, %r10, %r11, %r12, %r13, %r14, %r15, %r8, %r9
-	ROWQ	3, %r11, %r12, %r13, %r14, %r15, %r8, %r9, %r10
-	ROWQ	4, %r12, %r13, %r14, %r15, %r8, %r9, %r10, %r11
-	ROWQ	5, %r13, %r14, %r15, %r8, %r9, %r10, %r11, %r12
-	ROWQ	6, %r14, %r15, %r8, %r9, %r10, %r11, %r12, %r13
-	ROWQ	7, %r15, %r8, %r9, %r10, %r11, %r12, %r13, %r14
-	addq	$64, %rsi
-	addq	$64, %rdi
-	cmpq	MEND, %rsi
+/* The rest of a block after its first chunk (%rsi, %rdi moved past it,
+   cin = ecx = 0): the chunks up to %rsi == END, then the last step; leaves
+   topc in rax and TOPC, %rdi at the last step's words. */
+.macro CHUNKS_LAST
+	cmpq	END, %rsi
 	je	3f
-
-2:	/* chunk c >= 1 */
-	movq	%rcx, %rbx
+2:	movq	%rcx, %rbx
 	negq	%rbx			/* CF = cin */
 	ADD_MEM8
 	setc	%cl
-	ROWS	0, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
-	ROWS	1, %r9, %r10, %r11, %r12, %r13, %r14, %r15, %r8
-	ROWS	2, %r10, %r11, %r12, %r13, %r14, %r15, %r8, %r9
-	ROWS	3, %r11, %r12, %r13, %r14, %r15, %r8, %r9, %r10
-	ROWS	4, %r12, %r13, %r14, %r15, %r8, %r9, %r10, %r11
-	ROWS	5, %r13, %r14, %r15, %r8, %r9, %r10, %r11, %r12
-	ROWS	6, %r14, %r15, %r8, %r9, %r10, %r11, %r12, %r13
-	ROWS	7, %r15, %r8, %r9, %r10, %r11, %r12, %r13, %r14
+	ROWS8	ROW_CHUNK
 	addq	$64, %rsi
 	addq	$64, %rdi
-	cmpq	MEND, %rsi
+	cmpq	END, %rsi
 	jne	2b
-
-3:	/* last: window += tb[n..n+8) + cin (CF chain) + topc (OF chain) */
+3:	/* window += (%rdi)[0..8) + cin (CF chain) + topc (OF chain) */
 	xorl	%ebp, %ebp		/* zero; CF = OF = 0 */
 	movq	$-1, %rbx
 	adcxq	%rcx, %rbx		/* CF = cin, OF still 0 */
@@ -223,35 +197,137 @@ hwc_mpi_adx_redc8:
 	adcxq	%rbp, %rax
 	adoxq	%rbp, %rax
 	movq	%rax, TOPC
+.endm
+
+/* Save rbx, rbp, r12-r15 and open the 136-byte frame (CFI kept exact). */
+.macro ENTER name
+	.text
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+	.p2align 5
+\name:
+	.cfi_startproc
+	endbr64
+.irp r, rbx, rbp, r12, r13, r14, r15
+	pushq	%\r
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset \r, 0
+.endr
+	subq	$136, %rsp
+	.cfi_adjust_cfa_offset 136
+	movq	$0, ZERO
+	movq	$0, TOPC
+.endm
+
+.macro LEAVE name
+	addq	$136, %rsp
+	.cfi_adjust_cfa_offset -136
+.irp r, r15, r14, r13, r12, rbp, rbx
+	popq	%\r
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore \r
+.endr
+	ret
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+
+/* void hwc_mpi_adx_redc8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb minv) */
+	ENTER	hwc_mpi_adx_redc8
+	movq	%rcx, MINV
+	shlq	$6, %rdx		/* 8n bytes */
+	leaq	(%rdi,%rdx), %rax
+	movq	%rax, TEND
+	leaq	(%rsi,%rdx), %rax
+	movq	%rax, END
+	leaq	-64(%rdx), %rax
+	movq	%rax, BACK
+	leaq	(%rdi,%rdx,2), %rax
+	movq	%rax, TTOP
+	movq	%rsi, MBASE
+1:	/* block tb = %rdi: first chunk from the window tb[0..8) */
+	xorl	%ecx, %ecx		/* cin = 0 */
+	LOAD8
+	ROWS8	ROW_REDC0
+	addq	$64, %rsi
+	addq	$64, %rdi
+	CHUNKS_LAST
 	subq	BACK, %rdi		/* next block: tb + 8 */
 	movq	MBASE, %rsi
 	cmpq	TEND, %rdi
 	jne	1b
-
 	movq	TTOP, %rbx
 	movq	%rax, (%rbx)		/* t[2n] = topc */
-	addq	$136, %rsp
-	.cfi_adjust_cfa_offset -136
-	popq	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r15
-	popq	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r14
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r13
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r12
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore rbp
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore rbx
-	ret
-	.cfi_endproc
-	.size	hwc_mpi_adx_redc8, .-hwc_mpi_adx_redc8
+	LEAVE	hwc_mpi_adx_redc8
+
+/* void hwc_mpi_adx_sqr8(hwc_limb *t, const hwc_limb *a, size_t n8): t[0..2n)
+   (zero on entry) = the cross products sum_{i<j} a_i a_j 2^(64(i+j)), n = 8 n8,
+   t[2n] = 0. Block b: rows a_{8b..8b+8), the diagonal chunk (row i times
+   a_{8b+i+1..8b+8), window at t + 16b) then chunks c > b of the
+   reduction's shape (window at t + 8b + 8c). */
+	ENTER	hwc_mpi_adx_sqr8
+	shlq	$6, %rdx		/* 8n bytes */
+	leaq	(%rsi,%rdx), %rax
+	movq	%rax, END
+	leaq	(%rdi,%rdx,2), %rax
+	movq	%rax, TTOP
+	movq	%rdi, DIAG
+	movq	%rsi, ABLK
+1:	xorl	%ecx, %ecx		/* cin = 0 */
+	LOAD8
+	ROWS8	ROW_DIAG
+	addq	$64, %rsi
+	addq	$64, %rdi
+	CHUNKS_LAST
+	movq	DIAG, %rdi		/* next block */
+	addq	$128, %rdi
+	movq	%rdi, DIAG
+	movq	ABLK, %rsi
+	addq	$64, %rsi
+	movq	%rsi, ABLK
+	cmpq	END, %rsi
+	jne	1b
+	movq	TTOP, %rbx
+	movq	%rax, (%rbx)		/* t[2n] = topc (zero) */
+	LEAVE	hwc_mpi_adx_sqr8
+
+/* void hwc_mpi_adx_mul8(hwc_limb *t, const hwc_limb *a, const hwc_limb *b, size_t n8):
+   t[0..2n) (zero on entry) = a * b, n = 8 n8; t[2n] = 0. Block k: rows
+   b_{8k..8k+8), window at t + 8k + 8c for chunk c of a; the first chunk
+   loads its window, the others add theirs (the reduction's shape). */
+	ENTER	hwc_mpi_adx_mul8
+	shlq	$6, %rcx		/* 8n bytes */
+	leaq	(%rsi,%rcx), %rax
+	movq	%rax, END
+	leaq	(%rdx,%rcx), %rax
+	movq	%rax, BEND
+	leaq	(%rdi,%rcx,2), %rax
+	movq	%rax, TTOP
+	movq	%rdi, TB
+	movq	%rsi, ABASE
+	movq	%rdx, BBLK
+1:	movq	BBLK, %rax		/* Q(0..8) = b_{8k..8k+8) */
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+	movq	(8*\i)(%rax), %rbx
+	movq	%rbx, Q(\i)
+.endr
+	movq	TB, %rdi
+	movq	ABASE, %rsi
+	xorl	%ecx, %ecx		/* cin = 0 */
+	LOAD8
+	ROWS8	ROW_CHUNK
+	addq	$64, %rsi
+	addq	$64, %rdi
+	CHUNKS_LAST
+	addq	$64, TB			/* next block */
+	movq	BBLK, %rbx
+	addq	$64, %rbx
+	movq	%rbx, BBLK
+	cmpq	BEND, %rbx
+	jne	1b
+	movq	TTOP, %rbx
+	movq	%rax, (%rbx)		/* t[2n] = topc (zero) */
+	LEAVE	hwc_mpi_adx_mul8
 
 	.section .note.GNU-stack, "", @progbits

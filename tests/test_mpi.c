@@ -559,8 +559,10 @@ Test(mpi, portable_path) {
 
 /* A kernel's montsqr (internal/kernel.h) against its montmul(a, a) and the
    reference (r R == a^2 mod m, r < m), n = 1..64: four random a < m and the
-   edge values 0, 1, m-1 per size; moduli with and without zero top limbs;
-   in place (r == a) too; scratch (2n+2 limbs) guarded by poison. */
+   edge values 0, 1, m-1 per size; moduli with and without zero top limbs,
+   and all-ones moduli (every carry runs the full length) at n % 4 == 0;
+   in place (r == a) too; scratch (2n+2 limbs) guarded by poison. The
+   product montmul(a, b) with b = m-1 against the reference as well. */
 static void kern_montsqr(const char *kernel, void *arg) {
     (void)arg;
     const hwc_mpi_impl *impl = hwc_active_mpi();
@@ -580,6 +582,7 @@ static void kern_montsqr(const char *kernel, void *arg) {
         hwc_guarded_alloc(&gd, (2 * n + 2) * sizeof(hwc_limb), 8 * hwc_rng_below(&g, 8));
         hwc_limb *scr = (hwc_limb *)gd.p;
         rnd_modulus(&g, m, n, n > 1 && (n & 1) ? hwc_rng_below(&g, n) : 0);
+        if (n % 4 == 0) memset(m, 0xff, n * 8);
         hwc_limb minv = m[0];
         for (int i = 0; i < 6; i++) minv *= 2 - m[0] * minv;
         minv = 0 - minv;
@@ -602,6 +605,16 @@ static void kern_montsqr(const char *kernel, void *arg) {
             ref_mod(w2, x, 2 * n, m, n);
             cr_assert(memcmp(w1, w2, n * 8) == 0 && ref_cmp(r2, m, n) < 0,
                       "%s montsqr n=%zu value %d wrong (seed 0x%llx)", kernel, n, v,
+                      (unsigned long long)seed);
+            hwc_limb b[64];
+            memcpy(b, m, n * 8), b[0] -= 1;
+            impl->montmul(r1, a, b, m, n, minv, scr);
+            ref_mul(t, a, n, b, n);
+            ref_mod(w1, t, 2 * n, m, n);
+            memcpy(x + n, r1, n * 8);
+            ref_mod(w2, x, 2 * n, m, n);
+            cr_assert(memcmp(w1, w2, n * 8) == 0 && ref_cmp(r1, m, n) < 0,
+                      "%s montmul(a, m-1) n=%zu value %d wrong (seed 0x%llx)", kernel, n, v,
                       (unsigned long long)seed);
             impl->montsqr(a, a, m, n, minv, scr); /* in place */
             cr_assert(memcmp(a, r2, n * 8) == 0, "%s montsqr n=%zu value %d in place differs (seed 0x%llx)",

@@ -8,11 +8,15 @@
  * control uses LEA/JRCXZ, which leave CF and OF alone (measured: 16 limbs
  * per iteration is no faster; docs/mpi-muladd.md has the figures).
  *
- * montmul: Montgomery multiplication, coarsely integrated operand scanning
- * (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
- * algorithms", 1996) over a sliding window of the scratch buffer; squaring
- * (a == b) uses a separate product with the cross products computed once.
- * Constant time: no branch or index on the values; final subtraction by mask. */
+ * montmul / montsqr: Montgomery multiplication and squaring, separated
+ * operand scanning (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
+ * multiplication algorithms", 1996): the product (the square: cross
+ * products once, doubled, plus the diagonal), then the reduction. For
+ * n % 8 == 0 both halves run 8 rows at a time with the running window in
+ * registers (impl/x86/mpi_adx_rows8.S; docs/mpi-squaring.md); other sizes
+ * take row-by-row loops built on the muladd row (coarsely integrated for
+ * the product). Constant time: no branch or index on the values; final
+ * subtraction by mask. */
 #include <string.h>
 #include <x86intrin.h>
 #include "internal/kernel.h"

@@ -12,7 +12,7 @@ void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size
                          hwc_limb minv, hwc_limb *scratch);
 
 /* t[n..2n] = Montgomery reduction of t[0..2n) for n = 8*n8 (t[2n] the top
-   word); impl/x86/mpi_adx_redc.S. */
+   word); impl/x86/mpi_adx_rows8.S. */
 void hwc_mpi_adx_redc8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb minv);
 /* t[0..2n) (zero on entry) = the cross products of a[0..n) (each pair
    once), n = 8*n8; t[2n] = 0. Same file. */

@@ -1,55 +1,56 @@
-/* adx mpi kernel: Montgomery reduction of a double-length value, 8 rows at
- * a time with the running window in registers (x86-64 BMI2 MULX, ADX).
+/* adx mpi kernel: products and Montgomery reduction 8 rows at a time, the
+ * running window in registers (x86-64 BMI2 MULX, ADX ADCX/ADOX). SysV ABI.
  *
- *   void hwc_mpi_adx_redc8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb minv)
- *   SysV: rdi = t, rsi = m, rdx = n8 (n = 8 n8 limbs), rcx = minv = -m^-1 mod 2^64.
+ *   hwc_mpi_adx_redc8(t, m, n8, minv)  t[n..2n] = (T + Q m) / 2^(64n) < 2m for
+ *                                      T = t[0..2n) < m 2^(64n) (t[2n] the top
+ *                                      word, 0 or 1; t[0..n) garbage)
+ *   hwc_mpi_adx_sqr8(t, a, n8)         t[0..2n) = cross products of a (zero in)
+ *   hwc_mpi_adx_mul8(t, a, b, n8)      t[0..2n) = a * b (zero in)
  *
- * In:  t[0..2n) = T < m 2^(64n). Out: t[n..2n] = (T + Q m) / 2^(64n) < 2m
- * (t[2n] the top word, 0 or 1), t[0..n) garbage. Separated operand scanning
- * (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
- * algorithms", 1996) with the rows taken 8 at a time, the blocking of
- * OpenSSL's published sqrx8x/mulx4x reductions (own code):
+ * n = 8 n8 limbs. Separated operand scanning (Koc, Acar, Kaliski,
+ * "Analyzing and comparing Montgomery multiplication algorithms", 1996)
+ * with the rows taken 8 at a time: the blocking of OpenSSL's published
+ * mulx4x/sqrx8x code, written here from the description below.
  *
- *   block b (rows 8b..8b+7), tb = t + 8b:
- *     chunk 0: r8..r15 = tb[0..8); row i: q_i = (lowest window word) * minv,
- *              window += q_i * m[0..8); the zero word leaves the window and
- *              the row's top word enters it (register names rotate, the 8
- *              rows are unrolled). q_0..q_7 are kept on the stack.
- *     chunk c = 1..n8-1: window += tb[8c..8c+8) + cin (carry chain, carry
- *              out kept in cin for the next chunk); row i: window +=
- *              q_i * m[8c..8c+8), the lowest word is final and stored to
- *              tb[8c+i].
- *     last:    window += tb[n..n+8) + cin + topc; stored; topc = the carry
- *              out of position n+8 (of block b), which is position n of
- *              block b+1. t[2n] = topc after the last block.
+ *   block (8 rows, multipliers q_0..q_7 kept on the stack), base tb:
+ *     first chunk: r8..r15 = the 8 words at the window; row i adds
+ *              q_i * (8 limbs of the multiplicand) at its place; the lowest
+ *              word is final and leaves the window, the row's top word
+ *              enters it (register names rotate; the 8 rows are unrolled).
+ *              redc8: q_i = lowest word * minv (that word becomes zero).
+ *              sqr8: the diagonal chunk, row i times a_{8b+i+1..8b+8) only.
+ *     chunk c: window += the next 8 memory words + cin (carry chain, carry
+ *              out kept in cin for the next chunk); the 8 rows again, each
+ *              storing its final word.
+ *     last:    window += the memory words above + cin + topc; stored; topc =
+ *              the carry out, which lands on the first of those words for
+ *              the next block (the top word t[2n] after the last block).
  *
  * A row is the muladd of impl/x86/mpi_adx.c on registers: per limb MULX,
  * ADCX adds the previous high half to the low half (CF chain), ADOX adds the
  * low half into the window word (OF chain); the row's top word is
  * hi7 + CF + OF (window + q * 8 limbs < 2^576: no overflow). The eight rows
- * of a chunk are independent but for the window, so their chains overlap.
+ * of a chunk depend on each other only through the window, so their chains
+ * overlap in the out-of-order window (docs/mpi-squaring.md).
  *
  * Constant time: no branch or memory index depends on data; the loops run
  * on n only. Registers: rax rbx rcx rdx rsi rdi rbp r8-r15; rbx, rbp,
- * r12-r15 saved and restored (CFI below). Stack frame (136 bytes):
- *   0..56 q_0..q_7, 64 minv, 80 topc, 88 8n-64, 96 m, 104 t+n,
- *   112 zero, 120 m+n, 128 &t[2n]. */
-
-#define Q(i)   (8*(i))(%rsp)
-#define MINV   64(%rsp)
-#define TOPC   80(%rsp)
-#define BACK   88(%rsp)        /* redc8: 8n - 64; sqr8: DIAG, t + 16b */
-#define DIAG   88(%rsp)
-#define MBASE  96(%rsp)        /* redc8: m; sqr8: ABLK, a + 8b */
-#define ABLK   96(%rsp)
-#define TEND   104(%rsp)
-#define ZERO   112(%rsp)
-#define END    120(%rsp)       /* m + n (redc8), a + n (sqr8) */
-#define TTOP   128(%rsp)
-#define BEND   64(%rsp)        /* mul8: b + n, TB t + 8k, ABASE a, BBLK b + 8k */
-#define TB     88(%rsp)
-#define ABASE  96(%rsp)
-#define BBLK   104(%rsp)
+ * r12-r15 saved and restored (CFI kept exact). 136-byte stack frame: */
+#define Q(i)   (8*(i))(%rsp)   /* 0..56: the block's multipliers */
+#define MINV   64(%rsp)        /* redc8: minv */
+#define BEND   64(%rsp)        /* mul8: b + n */
+#define TOPC   80(%rsp)        /* carry out of the last step */
+#define BACK   88(%rsp)        /* redc8: 8n - 64 bytes */
+#define DIAG   88(%rsp)        /* sqr8: t + 16b */
+#define TB     88(%rsp)        /* mul8: t + 8k */
+#define MBASE  96(%rsp)        /* redc8: m */
+#define ABLK   96(%rsp)        /* sqr8: a + 8b */
+#define ABASE  96(%rsp)        /* mul8: a */
+#define TEND   104(%rsp)       /* redc8: t + n */
+#define BBLK   104(%rsp)       /* mul8: b + 8k */
+#define ZERO   112(%rsp)       /* 0 */
+#define END    120(%rsp)       /* the multiplicand's end: m + n, a + n */
+#define TTOP   128(%rsp)       /* &t[2n] */
 
 /* One limb of a row: window word w += low half of rdx * (%rsi)[j] (OF
    chain) plus the previous limb's high half hp (CF chain, none at the row's

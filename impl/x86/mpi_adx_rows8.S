@@ -126,28 +126,31 @@
 	ROW	\w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, (8*\i)(%rdi)
 .endm
 
-/* r8..r15 = (%rdi)[0..8) */
-.macro LOAD8
-	movq	0(%rdi), %r8
-	movq	8(%rdi), %r9
-	movq	16(%rdi), %r10
-	movq	24(%rdi), %r11
-	movq	32(%rdi), %r12
-	movq	40(%rdi), %r13
-	movq	48(%rdi), %r14
-	movq	56(%rdi), %r15
+/* M off, reg, x for the 8 window registers: reg = r8..r15 with its word
+   at off(%rdi); x = %rax for the lowest, %rbp for the others (the last
+   step's OF-chain addends: topc, then zero). */
+.macro EACH8 M
+	\M	0, %r8, %rax
+	\M	8, %r9, %rbp
+	\M	16, %r10, %rbp
+	\M	24, %r11, %rbp
+	\M	32, %r12, %rbp
+	\M	40, %r13, %rbp
+	\M	48, %r14, %rbp
+	\M	56, %r15, %rbp
 .endm
-
-/* r8..r15 += (%rdi)[0..8) with CF in and out */
-.macro ADD_MEM8
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
+.macro LOADW off, r, x
+	movq	\off(%rdi), \r
+.endm
+.macro ADDW off, r, x			/* CF chain */
+	adcq	\off(%rdi), \r
+.endm
+.macro LASTW off, r, x			/* CF: memory word, OF: x */
+	adcxq	\off(%rdi), \r
+	adoxq	\x, \r
+.endm
+.macro STOREW off, r, x
+	movq	\r, \off(%rdi)
 .endm
 
 /* The rest of a block after its first chunk (%rsi, %rdi moved past it,
@@ -158,7 +161,7 @@
 	je	3f
 2:	movq	%rcx, %rbx
 	negq	%rbx			/* CF = cin */
-	ADD_MEM8
+	EACH8	ADDW
 	setc	%cl
 	ROWS8	ROW_CHUNK
 	addq	$64, %rsi
@@ -170,34 +173,23 @@
 	movq	$-1, %rbx
 	adcxq	%rcx, %rbx		/* CF = cin, OF still 0 */
 	movq	TOPC, %rax
-	adcxq	0(%rdi), %r8
-	adoxq	%rax, %r8
-	adcxq	8(%rdi), %r9
-	adoxq	%rbp, %r9
-	adcxq	16(%rdi), %r10
-	adoxq	%rbp, %r10
-	adcxq	24(%rdi), %r11
-	adoxq	%rbp, %r11
-	adcxq	32(%rdi), %r12
-	adoxq	%rbp, %r12
-	adcxq	40(%rdi), %r13
-	adoxq	%rbp, %r13
-	adcxq	48(%rdi), %r14
-	adoxq	%rbp, %r14
-	adcxq	56(%rdi), %r15
-	adoxq	%rbp, %r15
-	movq	%r8, 0(%rdi)
-	movq	%r9, 8(%rdi)
-	movq	%r10, 16(%rdi)
-	movq	%r11, 24(%rdi)
-	movq	%r12, 32(%rdi)
-	movq	%r13, 40(%rdi)
-	movq	%r14, 48(%rdi)
-	movq	%r15, 56(%rdi)
+	EACH8	LASTW
+	EACH8	STOREW
 	movl	$0, %eax
 	adcxq	%rbp, %rax
 	adoxq	%rbp, %rax
 	movq	%rax, TOPC
+.endm
+
+/* One block from its window at %rdi (8 words loaded), multiplicand at
+   %rsi: the first chunk with row macro RM, then CHUNKS_LAST. */
+.macro BLOCK RM
+	xorl	%ecx, %ecx		/* cin = 0 */
+	EACH8	LOADW
+	ROWS8	\RM
+	addq	$64, %rsi
+	addq	$64, %rdi
+	CHUNKS_LAST
 .endm
 
 /* Save rbx, rbp, r12-r15 and open the 136-byte frame (CFI kept exact). */
@@ -221,7 +213,19 @@
 	movq	$0, TOPC
 .endm
 
+/* N = n8 becomes 8n bytes; END = %rsi + 8n, TTOP = %rdi + 16n. */
+.macro SIZES N
+	shlq	$6, \N
+	leaq	(%rsi,\N), %rax
+	movq	%rax, END
+	leaq	(%rdi,\N,2), %rax
+	movq	%rax, TTOP
+.endm
+
+/* t[2n] = topc (rax), restore, return. */
 .macro LEAVE name
+	movq	TTOP, %rbx
+	movq	%rax, (%rbx)		/* t[2n] = topc (zero for sqr8, mul8) */
 	addq	$136, %rsp
 	.cfi_adjust_cfa_offset -136
 .irp r, r15, r14, r13, r12, rbp, rbx
@@ -237,29 +241,17 @@
 /* void hwc_mpi_adx_redc8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb minv) */
 	ENTER	hwc_mpi_adx_redc8
 	movq	%rcx, MINV
-	shlq	$6, %rdx		/* 8n bytes */
+	SIZES	%rdx
 	leaq	(%rdi,%rdx), %rax
 	movq	%rax, TEND
-	leaq	(%rsi,%rdx), %rax
-	movq	%rax, END
 	leaq	-64(%rdx), %rax
 	movq	%rax, BACK
-	leaq	(%rdi,%rdx,2), %rax
-	movq	%rax, TTOP
 	movq	%rsi, MBASE
-1:	/* block tb = %rdi: first chunk from the window tb[0..8) */
-	xorl	%ecx, %ecx		/* cin = 0 */
-	LOAD8
-	ROWS8	ROW_REDC0
-	addq	$64, %rsi
-	addq	$64, %rdi
-	CHUNKS_LAST
+1:	BLOCK	ROW_REDC0
 	subq	BACK, %rdi		/* next block: tb + 8 */
 	movq	MBASE, %rsi
 	cmpq	TEND, %rdi
 	jne	1b
-	movq	TTOP, %rbx
-	movq	%rax, (%rbx)		/* t[2n] = topc */
 	LEAVE	hwc_mpi_adx_redc8
 
 /* void hwc_mpi_adx_sqr8(hwc_limb *t, const hwc_limb *a, size_t n8): t[0..2n)
@@ -268,19 +260,10 @@
    a_{8b+i+1..8b+8), window at t + 16b) then chunks c > b of the
    reduction's shape (window at t + 8b + 8c). */
 	ENTER	hwc_mpi_adx_sqr8
-	shlq	$6, %rdx		/* 8n bytes */
-	leaq	(%rsi,%rdx), %rax
-	movq	%rax, END
-	leaq	(%rdi,%rdx,2), %rax
-	movq	%rax, TTOP
+	SIZES	%rdx
 	movq	%rdi, DIAG
 	movq	%rsi, ABLK
-1:	xorl	%ecx, %ecx		/* cin = 0 */
-	LOAD8
-	ROWS8	ROW_DIAG
-	addq	$64, %rsi
-	addq	$64, %rdi
-	CHUNKS_LAST
+1:	BLOCK	ROW_DIAG
 	movq	DIAG, %rdi		/* next block */
 	addq	$128, %rdi
 	movq	%rdi, DIAG
@@ -289,8 +272,6 @@
 	movq	%rsi, ABLK
 	cmpq	END, %rsi
 	jne	1b
-	movq	TTOP, %rbx
-	movq	%rax, (%rbx)		/* t[2n] = topc (zero) */
 	LEAVE	hwc_mpi_adx_sqr8
 
 /* void hwc_mpi_adx_mul8(hwc_limb *t, const hwc_limb *a, const hwc_limb *b, size_t n8):
@@ -298,13 +279,9 @@
    b_{8k..8k+8), window at t + 8k + 8c for chunk c of a; the first chunk
    loads its window, the others add theirs (the reduction's shape). */
 	ENTER	hwc_mpi_adx_mul8
-	shlq	$6, %rcx		/* 8n bytes */
-	leaq	(%rsi,%rcx), %rax
-	movq	%rax, END
+	SIZES	%rcx
 	leaq	(%rdx,%rcx), %rax
 	movq	%rax, BEND
-	leaq	(%rdi,%rcx,2), %rax
-	movq	%rax, TTOP
 	movq	%rdi, TB
 	movq	%rsi, ABASE
 	movq	%rdx, BBLK
@@ -315,20 +292,13 @@
 .endr
 	movq	TB, %rdi
 	movq	ABASE, %rsi
-	xorl	%ecx, %ecx		/* cin = 0 */
-	LOAD8
-	ROWS8	ROW_CHUNK
-	addq	$64, %rsi
-	addq	$64, %rdi
-	CHUNKS_LAST
+	BLOCK	ROW_CHUNK
 	addq	$64, TB			/* next block */
 	movq	BBLK, %rbx
 	addq	$64, %rbx
 	movq	%rbx, BBLK
 	cmpq	BEND, %rbx
 	jne	1b
-	movq	TTOP, %rbx
-	movq	%rax, (%rbx)		/* t[2n] = topc (zero) */
 	LEAVE	hwc_mpi_adx_mul8
 
 	.section .note.GNU-stack, "", @progbits

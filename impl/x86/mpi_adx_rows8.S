@@ -301,4 +301,20 @@
 	jne	1b
 	LEAVE	hwc_mpi_adx_mul8
 
+#if defined(__CET__)
+/* GNU property note when the C code is built with -fcf-protection: these
+   functions start with ENDBR64 (IBT) and return normally (shadow stack). */
+	.pushsection .note.gnu.property, "a"
+	.p2align 3
+	.long	4			/* name size */
+	.long	16			/* descriptor size */
+	.long	5			/* NT_GNU_PROPERTY_TYPE_0 */
+	.asciz	"GNU"
+	.long	0xc0000002		/* GNU_PROPERTY_X86_FEATURE_1_AND */
+	.long	4
+	.long	(__CET__ & 3)		/* IBT, SHSTK */
+	.long	0
+	.popsection
+#endif
+
 	.section .note.GNU-stack, "", @progbits

@@ -87,8 +87,6 @@
     "adcxq %[lo], %[hi]\n\t"                                                      \
     "adoxq %[lo], %[hi]\n\t"
 
-/* ADX_LOOP8 with %[hi], CF and OF cleared first. */
-#define ADX_ROW8(L) "xorl %k[hi], %k[hi]\n" ADX_LOOP8(L)
 
 /* d[0..n) += s[0..n) * b for n % 8 != 0: the loop entered part-way through
    the jump table. */
@@ -240,8 +238,8 @@ static void final_sub(hwc_limb *r, hwc_limb *t, const hwc_limb *m, size_t n) {
     hwc_mpi_final_sub(r, t + n, t[2 * n], m, n, t);
 }
 
-/* Square then reduce (separated operand scanning); n >= 4 (smaller sizes
-   take the product). */
+/* Square then reduce (separated operand scanning), 8 rows at a time for
+   n % 8 == 0; n < 4 takes the product. */
 void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size_t n,
                          hwc_limb minv, hwc_limb *t) {
     if (n < 4) {
@@ -267,8 +265,9 @@ void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size
     final_sub(r, t, m, n);
 }
 
-/* Coarsely integrated: row i adds a*b[i] and q*m into t[i..i+n], t[i+n]
-   holding the running top word. */
+/* n % 8 == 0: the product 8 rows at a time, then the reduction; other
+   sizes coarsely integrated: row i adds a*b[i] and q*m into t[i..i+n],
+   t[i+n] holding the running top word. */
 void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
                          size_t n, hwc_limb minv, hwc_limb *t) {
     if ((n & 7) == 0) {

@@ -68,7 +68,8 @@
 /* Window words w0..w7 (w0 lowest) += rdx * (%rsi)[start..8) at their
    places; the top word ends in w0's register. STORE: where w0 goes before
    its register is reused (nothing in the reduction's first chunk, where w0
-   is zero). */
+   is zero). START: the first limb, 0 but in the square's diagonal chunk
+   (8: no limb, the top word is 0). */
 .macro ROW w0, w1, w2, w3, w4, w5, w6, w7, store=, start=0
 	xorl	%eax, %eax		/* CF = OF = 0 */
 	STEP	0, \start, \w0, %rbx

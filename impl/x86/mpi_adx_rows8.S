@@ -34,8 +34,10 @@
  * overlap in the out-of-order window (docs/mpi-squaring.md).
  *
  * Constant time: no branch or memory index depends on data; the loops run
- * on n only. Registers: rax rbx rcx rdx rsi rdi rbp r8-r15; rbx, rbp,
- * r12-r15 saved and restored (CFI kept exact). 136-byte stack frame: */
+ * on n only. The frame's copies of operand limbs, quotients and carry are
+ * cleared before return. Registers: rax rbx rcx rdx rsi rdi rbp r8-r15;
+ * rbx, rbp, r12-r15 saved and restored (CFI kept exact). 136-byte stack
+ * frame: */
 #define Q(i)   (8*(i))(%rsp)   /* 0..56: the block's multipliers */
 #define MINV   64(%rsp)        /* redc8: minv */
 #define BEND   64(%rsp)        /* mul8: b + n */
@@ -223,10 +225,16 @@
 	movq	%rax, TTOP
 .endm
 
-/* t[2n] = topc (rax), restore, return. */
+/* t[2n] = topc (rax); the multipliers and the carry, which derive from
+   the operands, cleared from the frame; restore, return. */
 .macro LEAVE name
 	movq	TTOP, %rbx
 	movq	%rax, (%rbx)		/* t[2n] = topc (zero for sqr8, mul8) */
+	xorl	%eax, %eax
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+	movq	%rax, Q(\i)
+.endr
+	movq	%rax, TOPC
 	addq	$136, %rsp
 	.cfi_adjust_cfa_offset -136
 .irp r, r15, r14, r13, r12, rbp, rbx

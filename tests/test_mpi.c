@@ -628,6 +628,50 @@ static void kern_montsqr(const char *kernel, void *arg) {
 
 Test(mpi, montsqr_kernels) { hwc_test_each_kernel("mpi", kern_montsqr, NULL); }
 
+/* Long operands up to HWC_MPI_MAX_LIMBS (many 8-row blocks and chunks in
+   the adx kernel): a kernel's montsqr and montmul against the Montgomery
+   product built from the portable muladd (core/mpi_mont.c, its own tests
+   above), random a, b < m, all-ones moduli at n % 16 == 0. */
+static void kern_mont_long(const char *kernel, void *arg) {
+    (void)arg;
+    const hwc_mpi_impl *impl = hwc_active_mpi();
+    if (impl->montmul == NULL) {
+        fprintf(stderr, "[mpi] long montmul: %s has no montmul (core/mpi_mont.c builds it)\n", kernel);
+        return;
+    }
+    uint64_t seed = hwc_test_seed() ^ 0x10a9;
+    hwc_rng g;
+    hwc_rng_init(&g, seed);
+    static const size_t sizes[] = {65, 72, 100, 128, 136, 200, 255, 256};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        const size_t n = sizes[z];
+        static hwc_limb m[MAXN], a[MAXN], b[MAXN], r1[MAXN], r2[MAXN], scr[2 * MAXN + 2];
+        rnd_modulus(&g, m, n, 0);
+        if (n % 16 == 0) memset(m, 0xff, n * 8);
+        rnd_below(&g, a, m, n);
+        rnd_below(&g, b, m, n);
+        hwc_limb minv = m[0];
+        for (int i = 0; i < 6; i++) minv *= 2 - m[0] * minv;
+        minv = 0 - minv;
+        impl->montmul(r1, a, b, m, n, minv, scr);
+        hwc_mpi_montmul_muladd(hwc_mpi_generic_muladd_half32, r2, a, b, m, n, minv, scr);
+        cr_assert(memcmp(r1, r2, n * 8) == 0, "%s montmul n=%zu differs from the portable one (seed 0x%llx)",
+                  kernel, n, (unsigned long long)seed);
+        hwc_mpi_montmul_muladd(hwc_mpi_generic_muladd_half32, r2, a, a, m, n, minv, scr);
+        if (impl->montsqr) {
+            impl->montsqr(r1, a, m, n, minv, scr);
+            cr_assert(memcmp(r1, r2, n * 8) == 0,
+                      "%s montsqr n=%zu differs from the portable product (seed 0x%llx)", kernel, n,
+                      (unsigned long long)seed);
+        }
+        impl->montmul(r1, a, a, m, n, minv, scr);
+        cr_assert(memcmp(r1, r2, n * 8) == 0, "%s montmul(a, a) n=%zu differs (seed 0x%llx)", kernel, n,
+                  (unsigned long long)seed);
+    }
+}
+
+Test(mpi, mont_long_operands) { hwc_test_each_kernel("mpi", kern_mont_long, NULL); }
+
 /* Every usable kernel gives the same muladd, mul and modexp results as the
    first one on the same pseudo-random inputs. */
 Test(mpi, cross_kernel) {

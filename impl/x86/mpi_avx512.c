@@ -24,7 +24,6 @@
 #include <immintrin.h>
 #include "internal/kernel.h"
 #include "hwcrypt/status.h"
-#include "internal/ct.h"
 #include "impl/x86/mpi_adx.h"
 #include "impl/x86/mpi_avx512.h"
 
@@ -91,13 +90,17 @@ static inline __attribute__((always_inline)) uint64_t hi52(uint64_t xs, uint64_t
    row i, c2: column i+2 without rows i and i+1): row i advances them from
    products of digits 0..3 and the vector's column i+3, read before row i
    touches it, so the scalar chain that makes y never waits for the
-   vector's rows (the loop through the vector spans four rows). On the
-   chain itself: y, the high half of m0 y (one MULX, hi52), one addition,
-   the product by k0. */
+   vector's rows (the loop through the vector spans four rows). Above 5
+   vectors only columns i and i+1 (c2 read from the vector): the rows'
+   vector work is the bound there. On the chain itself: y, the high half
+   of m0 y (one MULX, hi52), two additions, the product by k0. */
 static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const uint64_t *a,
                                                            const uint64_t *b, const uint64_t *m,
                                                            uint64_t k0, int nd, uint64_t (*sa)[MAX_NV * 8],
                                                            const int nv) {
+    /* three scalar columns up to 5 vectors (2048 bits), two above (the
+       vector work per row bounds those sizes; measured) */
+    const int deep = nv <= 5;
     __m512i acc[MAX_NV], av[MAX_NV], mv[MAX_NV], as[MAX_NV], ms[MAX_NV];
     const __m512i zero = _mm512_setzero_si512();
     UNROLL
@@ -127,8 +130,9 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
                                _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a0v), bv, a1v));
             _mm512_store_si512(sa[2] + 8 * v,
                                _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a1v), bv, a2v));
-            _mm512_store_si512(sa[3] + 8 * v,
-                               _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a2v), bv, a3v));
+            if (deep)
+                _mm512_store_si512(sa[3] + 8 * v,
+                                   _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a2v), bv, a3v));
         }
     }
     const uint64_t m0s = m[0] << 12, m1 = m[1], m1s = m[1] << 12, m2 = m[2], m2s = m[2] << 12,
@@ -136,22 +140,24 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
     uint64_t c0 = 0, c1 = 0, c2 = 0, t = sa[0][0];
     for (int i = 0; i < nd; i++) {
         const uint64_t bi = b[i];
-        const uint64_t c3 = (uint64_t)_mm_extract_epi64(_mm512_extracti32x4_epi32(acc[0], 1), 1);
+        const __m128i lanes23 = _mm512_extracti32x4_epi32(acc[0], 1);
+        const uint64_t cv = (uint64_t)(deep ? _mm_extract_epi64(lanes23, 1) : _mm_cvtsi128_si64(lanes23));
         const uint64_t y = (t * k0) & MASK52;
         /* t + lo(m0 y) == 0 mod 2^52: it carries t >> 52 into column i+1,
            plus 1 unless t's low 52 bits are zero (no wait for m0 y) */
         const uint64_t carry = (t >> 52) + ((t & MASK52) != 0);
         const uint64_t hm0 = hi52(m0s, y), hm1 = hi52(m1s, y), hm2 = hi52(m2s, y);
         const uint64_t lm1 = (m1 * y) & MASK52, lm2 = (m2 * y) & MASK52, lm3 = (m3 * y) & MASK52;
-        /* column i+1 (c0) and the next row's t = c0 + sa0[i+1], both one
-           addition after m0 y's high half */
-        const uint64_t base = c1 + sa[1][i] + carry + lm1;
-        uint64_t tb = base + sa[0][i + 1];
-        HWC_CT_OPAQUE(tb);
-        c0 = base + hm0;
-        t = tb + hm0;
-        c1 = c2 + sa[2][i] + lm2 + hm1;
-        c2 = c3 + sa[3][i] + lm3 + hm2;
+        /* column i+1 complete (c0), and the next row's t (past the last
+           row t is not used: sa[0][nd] is inside the scratch) */
+        c0 = c1 + sa[1][i] + carry + lm1 + hm0;
+        t = c0 + sa[0][i + 1];
+        if (deep) {
+            c1 = c2 + sa[2][i] + lm2 + hm1;
+            c2 = cv + sa[3][i] + lm3 + hm2;
+        } else {
+            c1 = cv + sa[2][i] + lm2 + hm1;
+        }
         const __m512i vb = _mm512_set1_epi64((long long)bi), vy = _mm512_set1_epi64((long long)y);
         UNROLL
         for (int v = 0; v < nv; v++) {
@@ -163,7 +169,7 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
     }
     acc[0] = _mm512_mask_set1_epi64(acc[0], 1, (long long)c0);
     acc[0] = _mm512_mask_set1_epi64(acc[0], 2, (long long)c1);
-    acc[0] = _mm512_mask_set1_epi64(acc[0], 4, (long long)c2);
+    if (deep) acc[0] = _mm512_mask_set1_epi64(acc[0], 4, (long long)c2);
     normalise_store(r, acc, nv);
 }
 

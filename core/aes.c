@@ -30,9 +30,6 @@ int hwc_aes_setkey_with(hwc_aes_key *k, const uint8_t *key, size_t key_len, cons
     if (!nr) return HWC_ERR_KEY_LENGTH;
     if (!key) return HWC_ERR_NULL_POINTER;
     if (!impl) return HWC_ERR_KERNEL_UNAVAILABLE;
-    /* bytes of the schedule the kernel does not use are zero, never stale
-       memory (a key may be built in an uninitialised local and copied) */
-    memset(k->sched, 0, sizeof k->sched);
     k->rounds = nr;
     k->key_len = (unsigned)key_len;
     k->impl = impl;

@@ -165,6 +165,9 @@ static inline void gctr_blocks(const hwc_aes_impl *impl, const hwc_aes_gcm_key *
 int hwc_aes_gcm_setkey_with(hwc_aes_gcm_key *k, const uint8_t *key, size_t key_len, const hwc_aes_impl *impl) {
     if (!k) return HWC_ERR_NULL_POINTER;
     hwc_aes_key aes;
+    /* built here and copied out: no stale stack bytes in what the kernel
+       leaves unused */
+    memset(&aes, 0, sizeof aes);
     int rc = hwc_aes_setkey_with(&aes, key, key_len, impl);
     if (rc != HWC_OK) return rc;                 /* k untouched */
     uint8_t h[16];

@@ -513,6 +513,9 @@ static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, si
 #undef CALL
 }
 
+/* Round keys stay in the 32 vector registers or the schedule; GCM with
+   AES-256 spills two of them (core/ scrubs after GCM calls). */
+#define NEON_CLEAN (HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES)
 #define NEON_TABLE(chain_fn, lanes)       \
     {                                     \
         .setkey = neon_setkey,            \
@@ -530,6 +533,7 @@ static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, si
         .gcm_decrypt = neon_gcm_decrypt,  \
         .chain_step = chain_fn,           \
         .chain_lanes = lanes,             \
+        .clean_frames = NEON_CLEAN,       \
     }
 const hwc_aes_impl hwc_aes_neon = NEON_TABLE(neon_chain_step8, 8);
 const hwc_aes_impl hwc_aes_neon_narrow = NEON_TABLE(neon_chain_step4, 4);

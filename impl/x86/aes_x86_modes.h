@@ -213,7 +213,7 @@ HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return sched_
    (s is made opaque first), never all keys at once. */
 HWC_X86_INLINE void round_n(hwc_v *x, const int n, const hwc_keys *K, const uint8_t **s,
                             const unsigned r, const int decrypt) {
-    __asm__ __volatile__("" : "+r"(*s));
+    if (r < K->lo || r > K->hi) __asm__ __volatile__("" : "+r"(*s));   /* not held */
     const hwc_v k = vkey_at(K, *s, r);
     HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], k, decrypt);
 }
@@ -287,16 +287,18 @@ HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
     }
     hwc_keys K;
     load_keys(&K, sched_of(k, decrypt), nr);
-    hwc_keys H = K;
-    hold_keys(&H, nr);
-    while (blocks >= HWC_NB * HWC_L) {
-        keys_fresh(&H);
-        hwc_v x[HWC_NB];
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
-        rounds_mid(x, HWC_NB, &H, nr, decrypt);
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-            V_ST(out + 16 * HWC_L * i, v_last(x[i], vkey(&H, nr), decrypt));
-        in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+    if (blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
+        hwc_keys H = K;
+        hold_keys(&H, nr);
+        do {
+            keys_fresh(&H);
+            hwc_v x[HWC_NB];
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
+            rounds_mid(x, HWC_NB, &H, nr, decrypt);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
+                V_ST(out + 16 * HWC_L * i, v_last(x[i], vkey(&H, nr), decrypt));
+            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+        } while (blocks >= HWC_NB * HWC_L);
     }
     while (blocks >= HWC_L) {
         keys_fresh(&K);
@@ -379,22 +381,24 @@ HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out
     }
     hwc_keys K;
     load_keys(&K, sched_of(k, 1), nr);
-    hwc_keys H = K;
-    hold_keys(&H, nr);
-    while (blocks >= HWC_NB * HWC_L) {
-        keys_fresh(&H);
-        hwc_v x[HWC_NB];
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
-        rounds_mid(x, HWC_NB, &H, nr, 1);
-        /* previous ciphertexts loaded late (fewer live registers), all
-           before any store (out may equal in) */
-        const __m128i next = hwc_x86_ld(in + 16 * HWC_L * HWC_NB - 16);
-        x[0] = V_DECL(x[0], V_XOR(V_PREV(prev, V_LD(in)), vkey(&H, nr)));
-        HWC_UNROLL for (int i = 1; i < HWC_NB; i++)
-            x[i] = V_DECL(x[i], V_XOR(V_LD(in + 16 * HWC_L * i - 16), vkey(&H, nr)));
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) V_ST(out + 16 * HWC_L * i, x[i]);
-        prev = next;
-        in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+    if (blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
+        hwc_keys H = K;
+        hold_keys(&H, nr);
+        do {
+            keys_fresh(&H);
+            hwc_v x[HWC_NB];
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
+            rounds_mid(x, HWC_NB, &H, nr, 1);
+            /* previous ciphertexts loaded late (fewer live registers), all
+               before any store (out may equal in) */
+            const __m128i next = hwc_x86_ld(in + 16 * HWC_L * HWC_NB - 16);
+            x[0] = V_DECL(x[0], V_XOR(V_PREV(prev, V_LD(in)), vkey(&H, nr)));
+            HWC_UNROLL for (int i = 1; i < HWC_NB; i++)
+                x[i] = V_DECL(x[i], V_XOR(V_LD(in + 16 * HWC_L * i - 16), vkey(&H, nr)));
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) V_ST(out + 16 * HWC_L * i, x[i]);
+            prev = next;
+            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+        } while (blocks >= HWC_NB * HWC_L);
     }
     while (blocks >= HWC_L) {
         keys_fresh(&K);
@@ -466,32 +470,34 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
     const hwc_v lane = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
 #endif
     const hwc_v stepL = V_BC(_mm_set_epi64x(0, HWC_L));
-    hwc_keys H = K;
-    hold_keys(&H, nr);
-    while (blocks >= HWC_NB * HWC_L) {
-        keys_fresh(&H);
-        hwc_v x[HWC_NB], c;
-        if (lo <= UINT64_MAX - (HWC_NB * HWC_L - 1)) {
-            c = V_ADD64(V_BC(_mm_set_epi64x((long long)hi, (long long)lo)), lane);
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
-                x[i] = V_XOR(V_SHUF8(c, rev), vkey(&H, 0));
-                c = V_ADD64(c, stepL);
+    if (blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
+        hwc_keys H = K;
+        hold_keys(&H, nr);
+        do {
+            keys_fresh(&H);
+            hwc_v x[HWC_NB], c;
+            if (lo <= UINT64_MAX - (HWC_NB * HWC_L - 1)) {
+                c = V_ADD64(V_BC(_mm_set_epi64x((long long)hi, (long long)lo)), lane);
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
+                    x[i] = V_XOR(V_SHUF8(c, rev), vkey(&H, 0));
+                    c = V_ADD64(c, stepL);
+                }
+            } else {
+                uint8_t tmp[HWC_NB * HWC_L * 16];
+                uint64_t l = lo, h = hi;
+                for (int j = 0; j < HWC_NB * HWC_L; j++) {
+                    hwc_x86_st(tmp + 16 * j, ctr_block(h, l));
+                    h += ++l == 0;
+                }
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(tmp + 16 * HWC_L * i), vkey(&H, 0));
             }
-        } else {
-            uint8_t tmp[HWC_NB * HWC_L * 16];
-            uint64_t l = lo, h = hi;
-            for (int j = 0; j < HWC_NB * HWC_L; j++) {
-                hwc_x86_st(tmp + 16 * j, ctr_block(h, l));
-                h += ++l == 0;
-            }
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(tmp + 16 * HWC_L * i), vkey(&H, 0));
-        }
-        hi += (lo + HWC_NB * HWC_L) < lo;
-        lo += HWC_NB * HWC_L;
-        rounds_mid(x, HWC_NB, &H, nr, 0);
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-            V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(&H, nr), V_LD(in + 16 * HWC_L * i))));
-        in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+            hi += (lo + HWC_NB * HWC_L) < lo;
+            lo += HWC_NB * HWC_L;
+            rounds_mid(x, HWC_NB, &H, nr, 0);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
+                V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(&H, nr), V_LD(in + 16 * HWC_L * i))));
+            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+        } while (blocks >= HWC_NB * HWC_L);
     }
     /* fewer than HWC_NB * HWC_L blocks left: one vector at a time while no
        carry can leave the low 64 bits, then single blocks on xmm */

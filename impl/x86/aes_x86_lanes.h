@@ -173,8 +173,12 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     }
     hwc_keys K;
     load_keys(&K, k->sched, nr);
-    hwc_v wide[15];   /* zmm: 8 chains leave no room for held keys */
-    wide_keys(&K, wide, nr);
+    /* zmm: 8 chains leave no room for held keys. CBC-MAC reads them from a
+       per-call buffer of broadcast keys; CBC encryption broadcasts them per
+       step instead: its 32 output lines per step, page-aligned in the usual
+       case, would alias (same address bits 11:0) with the buffer's loads. */
+    hwc_v wide[15];
+    if (!store) wide_keys(&K, wide, nr);
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
     if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && lanes_collide((const uint8_t *const *)out, 8) &&

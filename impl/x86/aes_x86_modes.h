@@ -688,23 +688,33 @@ HWC_X86_INLINE void xts_tail(hwc_xkeys *X, __m128i *tx, uint8_t *out, const uint
 /* One batch: HWC_NB vectors with their tweaks tv. */
 HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
                               const uint8_t *in, const unsigned nr, const int decrypt) {
+    /* with 8 tweaks live, the first and last keys are read for each vector
+       (not kept in a register across the batch) unless held */
     hwc_v x[HWC_NB];
-    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], vkey(K, 0));
+    const uint8_t *s = K->s;
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
+        if (K->lo > 0) __asm__ __volatile__("" : "+r"(s));
+        x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], vkey_at(K, s, 0));
+    }
     rounds_mid(x, HWC_NB, K, nr, decrypt);
-    HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-        V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(vkey(K, nr), tv[i]), decrypt));
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
+        if (K->hi < nr) __asm__ __volatile__("" : "+r"(s));
+        V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(vkey_at(K, s, nr), tv[i]), decrypt));
+    }
 }
 
 /* One data unit (or a run of blocks) with the round keys K already loaded:
    *tx is the tweak of the first block, left at the one after the last. */
+/* held (zmm): one tweak set, round keys in registers; else two tweak sets
+   (zmm: keys from a wide_keys buffer, see xts_n). */
 HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
-                             size_t blocks, const unsigned nr, const int decrypt) {
+                             size_t blocks, const unsigned nr, const int decrypt, const int held) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
 #if HWC_L == 4
     /* zmm: one tweak set stepped by x^32 after each batch (VPSHUFD and
        VPCLMULQDQ: no AES slots), the round keys in registers: 8 data + 8
        tweak + 11 key registers (AES-128), the middle 11 or 13 otherwise. */
-    if (blocks >= HWC_NB * HWC_L) {
+    if (held && blocks >= HWC_NB * HWC_L) {
         hwc_keys H = *K;
         hold_keys_of(&H, nr, nr > 10);   /* AES-128: every key fits */
         hwc_v tv[HWC_NB];
@@ -717,8 +727,10 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
             for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_odd(tv[i], P);   /* (unrolled by both compilers) */
         }
         *tx = V_LOW(tweak_odd(tv[0], P));
-    }
+    } else
 #else
+    (void)held;
+#endif
     if (blocks >= HWC_NB * HWC_L) {
         hwc_keys H = *K;
         hwc_v tv[HWC_NB];
@@ -766,7 +778,6 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
                                                  V_LOW(P), 0x00));
 #endif
     }
-#endif
     if (blocks >= HWC_L) {
         const hwc_v tb = V_BC(*tx);
         unsigned r = 0;
@@ -788,6 +799,11 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
     }
 }
 
+/* zmm: from this many blocks on, XTS broadcasts the keys once into a
+   wide_keys buffer (filling and wiping it costs more than holding the keys
+   below that) and runs two tweak sets. */
+#define HWC_XTS_WIDE_BLOCKS 512
+
 HWC_X86_INLINE void xts_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
                           size_t blocks, const unsigned nr, const int decrypt) {
     __m128i tx = hwc_x86_ld(t);
@@ -797,10 +813,24 @@ HWC_X86_INLINE void xts_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, con
         xts_tail(&X, &tx, out, in, blocks, nr, decrypt);
     } else {
         hwc_keys K;
-            load_keys(&K, sched_of(k, decrypt), nr);
-        xts_body(&K, &tx, out, in, blocks, nr, decrypt);
+        load_keys(&K, sched_of(k, decrypt), nr);
+        if (HWC_L == 4 && blocks >= HWC_XTS_WIDE_BLOCKS) {
+            hwc_v wide[15];
+            wide_keys(&K, wide, nr);
+            xts_body(&K, &tx, out, in, blocks, nr, decrypt, 0);
+            wide_keys_end(wide, nr);
+        } else {
+            xts_body(&K, &tx, out, in, blocks, nr, decrypt, 1);
+        }
     }
     hwc_x86_st(t, tx);
+}
+
+/* One unit on its own (not inlined into the units loop: the loop's own
+   values would crowd its registers and push keys into spill slots). */
+static __attribute__((noinline)) void xts_unit_held(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
+                                                    size_t blocks, const unsigned nr, const int decrypt) {
+    HWC_BY_ROUNDS(nr, n, xts_body(K, tx, out, in, blocks, n, decrypt, 1));
 }
 
 /* units data units of unit_blocks blocks, tweaks t[16u..]: keys loaded once. */
@@ -820,10 +850,21 @@ HWC_X86_INLINE void xts_units_n(const hwc_aes_key *k, const uint8_t *t, size_t u
     }
     hwc_keys K;
     load_keys(&K, sched_of(k, decrypt), nr);
+    if (HWC_L == 4 && units * unit_blocks >= HWC_XTS_WIDE_BLOCKS) {
+        hwc_v wide[15];
+        wide_keys(&K, wide, nr);
+        for (; units; units--, t += 16, out += step, in += step) {
+            keys_fresh(&K);
+            __m128i tx = hwc_x86_ld(t);
+            xts_body(&K, &tx, out, in, unit_blocks, nr, decrypt, 0);
+        }
+        wide_keys_end(wide, nr);
+        return;
+    }
     for (; units; units--, t += 16, out += step, in += step) {
         keys_fresh(&K);
         __m128i tx = hwc_x86_ld(t);
-        xts_body(&K, &tx, out, in, unit_blocks, nr, decrypt);
+        xts_unit_held(&K, &tx, out, in, unit_blocks, nr, decrypt);
     }
 }
 
@@ -871,6 +912,7 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_GF_MULX_BYTES
 #undef HWC_XTS_STEP2
 #undef HWC_XTS_STEP2_Q
+#undef HWC_XTS_WIDE_BLOCKS
 #undef V_LD
 #undef V_ST
 #undef V_BC

@@ -235,6 +235,12 @@ HWC_X86_INLINE void rounds_mid(hwc_v *x, const int n, const hwc_keys *K, const u
     }
 }
 
+/* The fewer than HWC_NB vectors left after an HWC_NB-vector loop go in
+   groups of 4, 2 and 1 vectors (n, a constant in each unrolled step): each
+   round key is read once per group and the group's chains overlap, where
+   one vector per iteration would read every key per vector. */
+#define HWC_LADDER(n) HWC_UNROLL for (int n = HWC_NB / 2; n > 0; n /= 2)
+
 /* ---- single blocks on xmm (short messages and tails) -------------------------- */
 typedef hwc_keys hwc_xkeys;
 #define load_xkeys load_keys
@@ -277,6 +283,16 @@ HWC_X86_INLINE void ecb_tail(hwc_xkeys *X, uint8_t *out, const uint8_t *in, size
     }
 }
 
+/* n vectors (a constant: HWC_NB, or a group of the ladder below) at in. */
+HWC_X86_INLINE void ecb_vecs(hwc_keys *K, uint8_t *out, const uint8_t *in, const int n,
+                             const unsigned nr, const int decrypt) {
+    keys_fresh(K);
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < n; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(K, 0));
+    rounds_mid(x, n, K, nr, decrypt);
+    HWC_UNROLL for (int i = 0; i < n; i++) V_ST(out + 16 * HWC_L * i, v_last(x[i], vkey(K, nr), decrypt));
+}
+
 HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks,
                           const unsigned nr, const int decrypt) {
     if (xmm_only(blocks)) {
@@ -291,21 +307,13 @@ HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
-            keys_fresh(&H);
-            hwc_v x[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
-            rounds_mid(x, HWC_NB, &H, nr, decrypt);
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                V_ST(out + 16 * HWC_L * i, v_last(x[i], vkey(&H, nr), decrypt));
+            ecb_vecs(&H, out, in, HWC_NB, nr, decrypt);
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    while (blocks >= HWC_L) {
-        keys_fresh(&K);
-        hwc_v x[1] = {V_XOR(V_LD(in), vkey(&K, 0))};
-        rounds_mid(x, 1, &K, nr, decrypt);
-        V_ST(out, v_last(x[0], vkey(&K, nr), decrypt));
-        in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
+    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L) {
+        ecb_vecs(&K, out, in, n, nr, decrypt);
+        in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
     }
     if (HWC_W > 128 && blocks) {
         hwc_xkeys X;
@@ -448,6 +456,44 @@ HWC_X86_INLINE void ctr_tail(hwc_xkeys *X, uint64_t *hi, uint64_t *lo, uint8_t *
     }
 }
 
+/* n vectors (a constant) of key stream XORed into in, counters from
+   (hi, lo) on; a carry out of the low 64 bits inside them only when wrap
+   (a constant) is set. */
+HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *out, const uint8_t *in,
+                             const int n, const unsigned nr, const int wrap) {
+    const hwc_v rev = V_BC(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+#if HWC_L == 1
+    const hwc_v lane = _mm_setzero_si128();
+#elif HWC_L == 2
+    const hwc_v lane = _mm256_set_epi64x(0, 1, 0, 0);
+#else
+    const hwc_v lane = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
+#endif
+    const hwc_v stepL = V_BC(_mm_set_epi64x(0, HWC_L));
+    keys_fresh(K);
+    hwc_v x[HWC_NB], c;
+    if (!wrap || *lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
+        c = V_ADD64(V_BC(_mm_set_epi64x((long long)*hi, (long long)*lo)), lane);
+        HWC_UNROLL for (int i = 0; i < n; i++) {
+            x[i] = V_XOR(V_SHUF8(c, rev), vkey(K, 0));
+            c = V_ADD64(c, stepL);
+        }
+    } else {
+        uint8_t tmp[HWC_NB * HWC_L * 16];
+        uint64_t l = *lo, h = *hi;
+        for (int j = 0; j < n * HWC_L; j++) {
+            hwc_x86_st(tmp + 16 * j, ctr_block(h, l));
+            h += ++l == 0;
+        }
+        HWC_UNROLL for (int i = 0; i < n; i++) x[i] = V_XOR(V_LD(tmp + 16 * HWC_L * i), vkey(K, 0));
+    }
+    *hi += (*lo + (uint64_t)n * HWC_L) < *lo;
+    *lo += (uint64_t)n * HWC_L;
+    rounds_mid(x, n, K, nr, 0);
+    HWC_UNROLL for (int i = 0; i < n; i++)
+        V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(K, nr), V_LD(in + 16 * HWC_L * i))));
+}
+
 HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,
                           size_t blocks, const unsigned nr) {
     const __m128i c0 = bswap128(hwc_x86_ld(ctrb));
@@ -461,55 +507,19 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
     }
     hwc_keys K;
     load_keys(&K, k->sched, nr);
-    const hwc_v rev = V_BC(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-#if HWC_L == 1
-    const hwc_v lane = _mm_setzero_si128();
-#elif HWC_L == 2
-    const hwc_v lane = _mm256_set_epi64x(0, 1, 0, 0);
-#else
-    const hwc_v lane = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
-#endif
-    const hwc_v stepL = V_BC(_mm_set_epi64x(0, HWC_L));
     if (blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
-            keys_fresh(&H);
-            hwc_v x[HWC_NB], c;
-            if (lo <= UINT64_MAX - (HWC_NB * HWC_L - 1)) {
-                c = V_ADD64(V_BC(_mm_set_epi64x((long long)hi, (long long)lo)), lane);
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
-                    x[i] = V_XOR(V_SHUF8(c, rev), vkey(&H, 0));
-                    c = V_ADD64(c, stepL);
-                }
-            } else {
-                uint8_t tmp[HWC_NB * HWC_L * 16];
-                uint64_t l = lo, h = hi;
-                for (int j = 0; j < HWC_NB * HWC_L; j++) {
-                    hwc_x86_st(tmp + 16 * j, ctr_block(h, l));
-                    h += ++l == 0;
-                }
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(tmp + 16 * HWC_L * i), vkey(&H, 0));
-            }
-            hi += (lo + HWC_NB * HWC_L) < lo;
-            lo += HWC_NB * HWC_L;
-            rounds_mid(x, HWC_NB, &H, nr, 0);
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(&H, nr), V_LD(in + 16 * HWC_L * i))));
+            ctr_vecs(&H, &hi, &lo, out, in, HWC_NB, nr, 1);
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    /* fewer than HWC_NB * HWC_L blocks left: one vector at a time while no
-       carry can leave the low 64 bits, then single blocks on xmm */
-    while (blocks >= HWC_L && lo <= UINT64_MAX - (HWC_L - 1)) {
-        keys_fresh(&K);
-        const hwc_v c = V_ADD64(V_BC(_mm_set_epi64x((long long)hi, (long long)lo)), lane);
-        hwc_v x[1] = {V_XOR(V_SHUF8(c, rev), vkey(&K, 0))};
-        hi += (lo + HWC_L) < lo;
-        lo += HWC_L;
-        rounds_mid(x, 1, &K, nr, 0);
-        V_ST(out, V_ENCL(x[0], V_XOR(vkey(&K, nr), V_LD(in))));
-        in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
+    /* then single blocks on xmm, and every block from where a carry could
+       leave the low 64 bits inside a group */
+    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L && lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
+        ctr_vecs(&K, &hi, &lo, out, in, n, nr, 0);
+        in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
     }
     if (blocks) {
         hwc_xkeys X;
@@ -832,6 +842,7 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_L
 #undef HWC_UNROLL
 #undef HWC_BY_ROUNDS
+#undef HWC_LADDER
 #undef HWC_GF_MULX_BYTES
 #undef HWC_XTS_STEP2
 #undef HWC_XTS_STEP2_Q

@@ -498,11 +498,14 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
                           size_t blocks, const unsigned nr) {
     const __m128i c0 = bswap128(hwc_x86_ld(ctrb));
     uint64_t lo = (uint64_t)_mm_cvtsi128_si64(c0), hi = (uint64_t)_mm_extract_epi64(c0, 1);
+    /* The counter after the call is stored first (ctrb overlaps no data,
+       internal/kernel.h): a chained call's counter then waits on this short
+       chain, not on the loops, and ctrb needs no register through them. */
+    hwc_x86_st(ctrb, ctr_block(hi + (lo + blocks < lo), lo + blocks));
     if (xmm_only(blocks)) {
         hwc_xkeys X;
         load_xkeys(&X, k->sched, nr);
         ctr_tail(&X, &hi, &lo, out, in, blocks, nr);
-        hwc_x86_st(ctrb, ctr_block(hi, lo));
         return;
     }
     hwc_keys K;
@@ -526,7 +529,6 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
         xkeys_from(&X, &K);
         ctr_tail(&X, &hi, &lo, out, in, blocks, nr);
     }
-    hwc_x86_st(ctrb, ctr_block(hi, lo));
 }
 
 static void ctr(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,

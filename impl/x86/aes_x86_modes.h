@@ -377,6 +377,24 @@ HWC_X86_INLINE void cbcd_tail(hwc_xkeys *X, __m128i *prev, uint8_t *out, const u
     }
 }
 
+/* n vectors (a constant) of ciphertext at in; *prev is the block before
+   them, left at their last block. */
+HWC_X86_INLINE void cbcd_vecs(hwc_keys *K, __m128i *prev, uint8_t *out, const uint8_t *in, const int n,
+                              const unsigned nr) {
+    keys_fresh(K);
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < n; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(K, 0));
+    rounds_mid(x, n, K, nr, 1);
+    /* previous ciphertexts loaded late (fewer live registers), all before
+       any store (out may equal in) */
+    const __m128i next = hwc_x86_ld(in + 16 * HWC_L * n - 16);
+    x[0] = V_DECL(x[0], V_XOR(V_PREV(*prev, V_LD(in)), vkey(K, nr)));
+    HWC_UNROLL for (int i = 1; i < n; i++)
+        x[i] = V_DECL(x[i], V_XOR(V_LD(in + 16 * HWC_L * i - 16), vkey(K, nr)));
+    HWC_UNROLL for (int i = 0; i < n; i++) V_ST(out + 16 * HWC_L * i, x[i]);
+    *prev = next;
+}
+
 HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                               size_t blocks, const unsigned nr) {
     __m128i prev = hwc_x86_ld(iv);   /* C_{-1}; kept in a register (in place) */
@@ -393,30 +411,13 @@ HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
-            keys_fresh(&H);
-            hwc_v x[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
-            rounds_mid(x, HWC_NB, &H, nr, 1);
-            /* previous ciphertexts loaded late (fewer live registers), all
-               before any store (out may equal in) */
-            const __m128i next = hwc_x86_ld(in + 16 * HWC_L * HWC_NB - 16);
-            x[0] = V_DECL(x[0], V_XOR(V_PREV(prev, V_LD(in)), vkey(&H, nr)));
-            HWC_UNROLL for (int i = 1; i < HWC_NB; i++)
-                x[i] = V_DECL(x[i], V_XOR(V_LD(in + 16 * HWC_L * i - 16), vkey(&H, nr)));
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) V_ST(out + 16 * HWC_L * i, x[i]);
-            prev = next;
+            cbcd_vecs(&H, &prev, out, in, HWC_NB, nr);
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    while (blocks >= HWC_L) {
-        keys_fresh(&K);
-        const hwc_v c = V_LD(in);
-        const hwc_v p = V_XOR(V_PREV(prev, c), vkey(&K, nr));
-        prev = V_TOP(c);
-        hwc_v x[1] = {V_XOR(c, vkey(&K, 0))};
-        rounds_mid(x, 1, &K, nr, 1);
-        V_ST(out, V_DECL(x[0], p));
-        in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
+    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L) {
+        cbcd_vecs(&K, &prev, out, in, n, nr);
+        in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
     }
     if (HWC_W > 128 && blocks) {
         hwc_xkeys X;

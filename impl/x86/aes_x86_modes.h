@@ -7,8 +7,9 @@
  *
  * Shape of every parallel mode: HWC_NB vectors of HWC_L = HWC_W/128 blocks
  * in flight (8 x 4 = 32 blocks on zmm), round keys broadcast once per call
- * and held in registers, then a one-vector loop, then single blocks on xmm;
- * a message shorter than one vector stays on xmm. Each mode is instantiated
+ * and held in registers, then the vectors left in groups of 4, 2 and 1
+ * (HWC_LADDER; XTS: one vector at a time), then single blocks on xmm; a
+ * message shorter than one vector stays on xmm. Each mode is instantiated
  * per key size (10/12/14 rounds) and direction (a constant `decrypt`), so
  * only the keys in use take registers. The last XOR of each block is folded
  * into the last round: AESENCLAST(a, k ^ b) = AESENCLAST(a, k) ^ b. CBC
@@ -168,8 +169,8 @@ HWC_X86_INLINE const uint8_t *sched_of(const hwc_aes_key *k, const int decrypt) 
    On zmm a broadcast also takes a shuffle slot, an AES slot on Zen 5
    (docs/bench.md): the loops that fill the AES units (HWC_NB vectors in
    flight) take the broadcast keys into registers for that loop only
-   (hold_keys: 8 data + 15 key registers of 32); the latency-bound
-   one-vector loops and tails read them per use. */
+   (hold_keys: 8 data + 15 key registers of 32); the groups of 4 vectors
+   or fewer after them and the tails read them per use. */
 typedef struct {
     const uint8_t *s;   /* the schedule of one direction */
     unsigned lo, hi;    /* zmm loops: k[lo..hi] hold those round keys (none: lo > hi) */
@@ -283,7 +284,7 @@ HWC_X86_INLINE void ecb_tail(hwc_xkeys *X, uint8_t *out, const uint8_t *in, size
     }
 }
 
-/* n vectors (a constant: HWC_NB, or a group of the ladder below) at in. */
+/* n vectors (a constant: HWC_NB, or a group of HWC_LADDER) at in. */
 HWC_X86_INLINE void ecb_vecs(hwc_keys *K, uint8_t *out, const uint8_t *in, const int n,
                              const unsigned nr, const int decrypt) {
     keys_fresh(K);
@@ -519,8 +520,8 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    /* then single blocks on xmm, and every block from where a carry could
-       leave the low 64 bits inside a group */
+    /* groups while no carry can leave the low 64 bits inside one, then
+       single blocks on xmm (with the full carry) */
     HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L && lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
         ctr_vecs(&K, &hi, &lo, out, in, n, nr, 0);
         in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;

@@ -210,13 +210,18 @@ HWC_X86_INLINE hwc_v vkey_at(const hwc_keys *K, const uint8_t *s, const unsigned
 HWC_X86_INLINE hwc_v vkey(const hwc_keys *K, const unsigned r) { return vkey_at(K, K->s, r); }
 HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return sched_ld(K->s + 16 * r); }
 
-/* One middle round r on n vectors; the key is loaded just before its round
-   (s is made opaque first), never all keys at once. */
+/* One middle round r on n vectors; a key not held is loaded just before its
+   round (s is made opaque first) and the round's results are pinned after
+   it, so that the compiler finishes the round on every vector there: no
+   key lives on into later rounds (clang would otherwise run the vectors one
+   after another with all keys in registers, and spill them). */
 HWC_X86_INLINE void round_n(hwc_v *x, const int n, const hwc_keys *K, const uint8_t **s,
                             const unsigned r, const int decrypt) {
-    if (r < K->lo || r > K->hi) __asm__ __volatile__("" : "+r"(*s));   /* not held */
+    const int held = r >= K->lo && r <= K->hi;
+    if (!held) __asm__ __volatile__("" : "+r"(*s));
     const hwc_v k = vkey_at(K, *s, r);
     HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], k, decrypt);
+    if (!held) HWC_UNROLL for (int i = 0; i < n; i++) __asm__ __volatile__("" : "+v"(x[i]));
 }
 
 /* Middle rounds 1..nr-1 on n vectors (n and nr constants after inlining). */

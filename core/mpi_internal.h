@@ -7,9 +7,6 @@
 #include <stdint.h>
 #include "internal/kernel.h"
 #include "internal/ct.h"
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
 
 typedef hwc_limb (*hwc_muladd_fn)(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b);
 
@@ -70,16 +67,30 @@ static inline int hwc_mpi_overlaps(const hwc_limb *x, size_t xn, const hwc_limb 
 }
 
 /* r[0..n) = a - b, returns the borrow (0/1), branch-free. r may equal a or b.
-   SBB on x86-64 (no feature flag needed), comparisons elsewhere. */
+   One SBB chain on x86-64 (no feature flag needed; DEC leaves CF alone, so
+   the loop control does not break the chain: about 1 cycle a limb, where
+   _subborrow_u64 in a loop compiles to SETB/ADD round trips of 3 cycles),
+   comparisons elsewhere and in MSan builds (MSan cannot follow the secret
+   data through the asm, internal/ct.h). */
 static inline hwc_limb hwc_mpi_sub_n(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, size_t n) {
-#if defined(__x86_64__)
-    unsigned char bw = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned long long d;
-        bw = _subborrow_u64(bw, a[i], b[i], &d);
-        r[i] = d;
-    }
-    return bw;
+#if defined(__x86_64__) && !defined(HWC_CT_MSAN)
+    if (n == 0) return 0;
+    hwc_limb x, bw;
+    size_t i = 0;
+    __asm__ volatile(
+        "xorl %k[x], %k[x]\n" /* CF = 0 */
+        "1:\n\t"
+        "movq (%[a],%[i],8), %[x]\n\t"
+        "sbbq (%[b],%[i],8), %[x]\n\t"
+        "movq %[x], (%[r],%[i],8)\n\t"
+        "leaq 1(%[i]), %[i]\n\t"
+        "decq %[n]\n\t"
+        "jnz 1b\n\t"
+        "sbbq %[bw], %[bw]\n\t" /* -borrow */
+        : [x] "=&r"(x), [i] "+r"(i), [n] "+r"(n), [bw] "=r"(bw)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+        : "cc", "memory");
+    return bw & 1;
 #else
     hwc_limb borrow = 0;
     for (size_t i = 0; i < n; i++) {

@@ -3,8 +3,9 @@
  * hwc_mpi_modexp_many check their arguments here and run one ladder, in a
  * kernel's own number representation when it has one (its "domain",
  * internal/kernel.h; a lane-sliced domain carries one modulus per lane),
- * else in radix 2^64 on the kernel's montmul or on one built from its
- * muladd (core/mpi_mont.c). Montgomery, "Modular multiplication without
+ * else in radix 2^64 on the kernel's montmul (and its montsqr for the
+ * squarings, when it has one) or on ones built from its muladd
+ * (core/mpi_mont.c). Montgomery, "Modular multiplication without
  * trial division", Math. Comp. 44 (1985); fixed-window exponentiation:
  * Menezes et al., Handbook of Applied Cryptography, algorithm 14.82 with a
  * table read that touches every entry. Contract: include/hwcrypt/mpi.h,
@@ -102,6 +103,9 @@ static void native_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const 
 static void native_sqr(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {
     c->impl->montmul(r, a, a, c->m[0], c->n, c->minv[0], c->scratch);
 }
+static void kernel_sqr(uint64_t *r, const uint64_t *a, const hwc_mpi_mont *c) {
+    c->impl->montsqr(r, a, c->m[0], c->n, c->minv[0], c->scratch);
+}
 static void muladd_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const hwc_mpi_mont *c) {
     hwc_mpi_montmul_muladd(c->impl->muladd, r, a, b, c->m[0], c->n, c->minv[0], c->scratch);
 }
@@ -128,7 +132,7 @@ static int mont_setup(hwc_mpi_mont *c, const hwc_mpi_impl *impl, const hwc_limb 
     c->to = native_copy;
     c->from = native_copy;
     c->mul = impl->montmul ? native_mul : muladd_mul;
-    c->sqr = impl->montmul ? native_sqr : muladd_sqr;
+    c->sqr = !impl->montmul ? muladd_sqr : impl->montsqr ? kernel_sqr : native_sqr;
     return 0;
 }
 

@@ -188,6 +188,11 @@ typedef struct hwc_mpi_impl {
        r may alias a or b. NULL: core/ builds it from muladd. */
     void (*montmul)(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
                     size_t n, hwc_limb minv, hwc_limb *scratch);
+    /* Montgomery square r = a*a*2^(-64n) mod m: the same contract as
+       montmul(r, a, a, ...) and the same result (r may alias a). Only with
+       montmul. NULL: core/ uses montmul(a, a). */
+    void (*montsqr)(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size_t n, hwc_limb minv,
+                    hwc_limb *scratch);
     /* For kernels with their own number representation: fill the second
        block of *c for c->lanes moduli of c->n limbs (first block set, md
        and scratch not yet). Returns 0, or nonzero when this size or lane

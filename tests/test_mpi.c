@@ -557,6 +557,121 @@ Test(mpi, portable_path) {
     }
 }
 
+/* A kernel's montsqr (internal/kernel.h) against its montmul(a, a) and the
+   reference (r R == a^2 mod m, r < m), n = 1..64: four random a < m and the
+   edge values 0, 1, m-1 per size; moduli with and without zero top limbs,
+   and all-ones moduli (every carry runs the full length) at n % 4 == 0;
+   in place (r == a) too; scratch (2n+2 limbs) guarded by poison. The
+   product montmul(a, b) with b = m-1 against the reference as well. */
+static void kern_montsqr(const char *kernel, void *arg) {
+    (void)arg;
+    const hwc_mpi_impl *impl = hwc_active_mpi();
+    if (impl->montmul == NULL || impl->montsqr == NULL) {
+        fprintf(stderr, "[mpi] montsqr: %s has %s (core/ squares with %s; checked by portable_path)\n",
+                kernel, impl->montmul ? "no montsqr" : "no montmul",
+                impl->montmul ? "montmul(a, a)" : "hwc_mpi_montsqr_muladd");
+        return;
+    }
+    uint64_t seed = hwc_test_seed() ^ 0x5a;
+    hwc_rng g;
+    hwc_rng_init(&g, seed);
+    const size_t top = quick() ? 20 : 64;
+    for (size_t n = 1; n <= top; n++) {
+        hwc_limb m[64], a[64], r1[64], r2[64], t[128], x[128], w1[64], w2[64];
+        hwc_guarded gd;
+        hwc_guarded_alloc(&gd, (2 * n + 2) * sizeof(hwc_limb), 8 * hwc_rng_below(&g, 8));
+        hwc_limb *scr = (hwc_limb *)gd.p;
+        rnd_modulus(&g, m, n, n > 1 && (n & 1) ? hwc_rng_below(&g, n) : 0);
+        if (n % 4 == 0) memset(m, 0xff, n * 8);
+        hwc_limb minv = m[0];
+        for (int i = 0; i < 6; i++) minv *= 2 - m[0] * minv;
+        minv = 0 - minv;
+        for (int v = 0; v < 7; v++) {
+            switch (v) {
+            case 0: memset(a, 0, n * 8); break;
+            case 1: memset(a, 0, n * 8), a[0] = 1; break;
+            case 2: memcpy(a, m, n * 8), a[0] -= 1; break; /* m odd: no borrow */
+            default: rnd_below(&g, a, m, n); break;
+            }
+            impl->montmul(r1, a, a, m, n, minv, scr);
+            impl->montsqr(r2, a, m, n, minv, scr);
+            cr_assert(memcmp(r1, r2, n * 8) == 0,
+                      "%s montsqr n=%zu value %d != montmul(a, a) (seed 0x%llx)", kernel, n, v,
+                      (unsigned long long)seed);
+            ref_mul(t, a, n, a, n);
+            ref_mod(w1, t, 2 * n, m, n);
+            memset(x, 0, n * 8);
+            memcpy(x + n, r2, n * 8);
+            ref_mod(w2, x, 2 * n, m, n);
+            cr_assert(memcmp(w1, w2, n * 8) == 0 && ref_cmp(r2, m, n) < 0,
+                      "%s montsqr n=%zu value %d wrong (seed 0x%llx)", kernel, n, v,
+                      (unsigned long long)seed);
+            hwc_limb b[64];
+            memcpy(b, m, n * 8), b[0] -= 1;
+            impl->montmul(r1, a, b, m, n, minv, scr);
+            ref_mul(t, a, n, b, n);
+            ref_mod(w1, t, 2 * n, m, n);
+            memcpy(x + n, r1, n * 8);
+            ref_mod(w2, x, 2 * n, m, n);
+            cr_assert(memcmp(w1, w2, n * 8) == 0 && ref_cmp(r1, m, n) < 0,
+                      "%s montmul(a, m-1) n=%zu value %d wrong (seed 0x%llx)", kernel, n, v,
+                      (unsigned long long)seed);
+            impl->montsqr(a, a, m, n, minv, scr); /* in place */
+            cr_assert(memcmp(a, r2, n * 8) == 0, "%s montsqr n=%zu value %d in place differs (seed 0x%llx)",
+                      kernel, n, v, (unsigned long long)seed);
+            cr_assert(hwc_guarded_intact(&gd), "%s montsqr n=%zu wrote past its scratch (seed 0x%llx)",
+                      kernel, n, (unsigned long long)seed);
+        }
+        hwc_guarded_free(&gd);
+    }
+}
+
+Test(mpi, montsqr_kernels) { hwc_test_each_kernel("mpi", kern_montsqr, NULL); }
+
+/* Long operands up to HWC_MPI_MAX_LIMBS (many 8-row blocks and chunks in
+   the adx kernel): a kernel's montsqr and montmul against the Montgomery
+   product built from the portable muladd (core/mpi_mont.c, its own tests
+   above), random a, b < m, all-ones moduli at n % 16 == 0. */
+static void kern_mont_long(const char *kernel, void *arg) {
+    (void)arg;
+    const hwc_mpi_impl *impl = hwc_active_mpi();
+    if (impl->montmul == NULL) {
+        fprintf(stderr, "[mpi] long montmul: %s has no montmul (core/mpi_mont.c builds it)\n", kernel);
+        return;
+    }
+    uint64_t seed = hwc_test_seed() ^ 0x10a9;
+    hwc_rng g;
+    hwc_rng_init(&g, seed);
+    static const size_t sizes[] = {65, 72, 100, 128, 136, 200, 255, 256};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        const size_t n = sizes[z];
+        static hwc_limb m[MAXN], a[MAXN], b[MAXN], r1[MAXN], r2[MAXN], scr[2 * MAXN + 2];
+        rnd_modulus(&g, m, n, 0);
+        if (n % 16 == 0) memset(m, 0xff, n * 8);
+        rnd_below(&g, a, m, n);
+        rnd_below(&g, b, m, n);
+        hwc_limb minv = m[0];
+        for (int i = 0; i < 6; i++) minv *= 2 - m[0] * minv;
+        minv = 0 - minv;
+        impl->montmul(r1, a, b, m, n, minv, scr);
+        hwc_mpi_montmul_muladd(hwc_mpi_generic_muladd_half32, r2, a, b, m, n, minv, scr);
+        cr_assert(memcmp(r1, r2, n * 8) == 0, "%s montmul n=%zu differs from the portable one (seed 0x%llx)",
+                  kernel, n, (unsigned long long)seed);
+        hwc_mpi_montmul_muladd(hwc_mpi_generic_muladd_half32, r2, a, a, m, n, minv, scr);
+        if (impl->montsqr) {
+            impl->montsqr(r1, a, m, n, minv, scr);
+            cr_assert(memcmp(r1, r2, n * 8) == 0,
+                      "%s montsqr n=%zu differs from the portable product (seed 0x%llx)", kernel, n,
+                      (unsigned long long)seed);
+        }
+        impl->montmul(r1, a, a, m, n, minv, scr);
+        cr_assert(memcmp(r1, r2, n * 8) == 0, "%s montmul(a, a) n=%zu differs (seed 0x%llx)", kernel, n,
+                  (unsigned long long)seed);
+    }
+}
+
+Test(mpi, mont_long_operands) { hwc_test_each_kernel("mpi", kern_mont_long, NULL); }
+
 /* Every usable kernel gives the same muladd, mul and modexp results as the
    first one on the same pseudo-random inputs. */
 Test(mpi, cross_kernel) {

@@ -8,7 +8,10 @@
  * A kernel that declares a slot group clean (clean_frames, internal/kernel.h)
  * gets no stack scrub after those calls: for it the scan checks the kernel's
  * own frames; for the other groups it checks the scrub. The test prints
- * which groups of each kernel ran unscrubbed.
+ * which groups of each kernel ran unscrubbed. Built with HWC_TEST_AES_FALLBACK
+ * (test_stack_scan_fallback) the keys are bound to ECB-only copies of each
+ * table (tests/ecb_only_keys.c: no group declared clean), so every mode runs
+ * core/'s ECB-built paths followed by the scrub.
  *
  * Sanitizer builds change every frame (and ASan keeps frames elsewhere):
  * the test reports itself skipped there; scripts/test-all.sh runs it in the
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "aes_suite_keys.h"
 #include "internal/kernel.h"
 
 #if defined(__has_feature)
@@ -139,17 +143,17 @@ static void aes_call(void *arg) {
     aes_job *j = arg;
     uint8_t iv[16] = {1}, tag[16];
     switch (j->mode) {
-    case SETKEY: hwc_aes_setkey(&j->k, key64, j->key_len); break;
+    case SETKEY: SUITE_SETKEY(&j->k, key64, j->key_len); break;
     case ECB_E: hwc_aes_ecb_encrypt(&j->k, j->out, j->in, j->len & ~(size_t)15); break;
     case ECB_D: hwc_aes_ecb_decrypt(&j->k, j->out, j->in, j->len & ~(size_t)15); break;
     case CBC_E: hwc_aes_cbc_encrypt(&j->k, iv, j->out, j->in, j->len & ~(size_t)15); break;
     case CBC_D: hwc_aes_cbc_decrypt(&j->k, iv, j->out, j->in, j->len & ~(size_t)15); break;
     case CTR: hwc_aes_ctr_crypt(&j->k, iv, j->out, j->in, j->len); break;
-    case XTS_SETKEY: hwc_aes_xts_setkey(&j->xk, key64, 2 * j->key_len); break;
+    case XTS_SETKEY: SUITE_XTS_SETKEY(&j->xk, key64, 2 * j->key_len); break;
     case XTS_E: hwc_aes_xts_encrypt(&j->xk, iv, j->out, j->in, j->len); break;
     case XTS_D: hwc_aes_xts_decrypt(&j->xk, iv, j->out, j->in, j->len); break;
     case CMAC: hwc_cmac(key64, j->key_len, j->in, j->len, tag); break;
-    case GCM_SETKEY: hwc_aes_gcm_setkey(&j->gk, key64, j->key_len); break;
+    case GCM_SETKEY: SUITE_GCM_SETKEY(&j->gk, key64, j->key_len); break;
     case GCM_E: hwc_aes_gcm_encrypt(&j->gk, iv, 12, j->in, 20, j->out, j->in, j->len, j->tag, 16); break;
     case GCM_D: hwc_aes_gcm_decrypt(&j->gk, iv, 12, j->in, 20, j->out, j->out, j->len, j->tag, 16); break;
     case GCM_STREAM: {   /* two updates, a 17-byte IV; the context is not on the stack */
@@ -174,7 +178,7 @@ static void aes_call(void *arg) {
     case XTS_SECTORS: hwc_aes_xts_encrypt_sectors(&j->xk, 7, 16, j->out, j->in, j->len & ~(size_t)15); break;
     default: {   /* the context is not on the stack: only the calls' frames are */
         static hwc_cmac_ctx c;
-        hwc_cmac_init(&c, key64, j->key_len);
+        SUITE_CMAC_INIT(&c, key64, j->key_len);
         hwc_cmac_update(&c, j->in, j->len / 2);
         hwc_cmac_update(&c, j->in + j->len / 2, j->len - j->len / 2);
         hwc_cmac_final(&c, tag);
@@ -209,17 +213,17 @@ static void aes_kernel(const char *kernel, void *arg) {
     (void)arg;
     static const size_t lens[] = {16, 17, 31, 64, 100, 255, 512, 1024, 1039};
     static aes_job j;   /* not on the stack: only the call's frames are */
-    print_clean("aes", kernel, hwc_active_aes()->clean_frames);
     for (size_t kl = 16; kl <= 32; kl += 8) {
         memset(&j, 0, sizeof j);
         j.key_len = kl;
-        cr_assert_eq(hwc_aes_setkey(&j.k, key64, kl), HWC_OK);
+        cr_assert_eq(SUITE_SETKEY(&j.k, key64, kl), HWC_OK);
         aes_needles(&j.k, kl);
-        cr_assert_eq(hwc_aes_gcm_setkey(&j.gk, key64, kl), HWC_OK);   /* hash key and its powers */
+        if (kl == 16) print_clean("aes", kernel, ((const hwc_aes_impl *)j.k.impl)->clean_frames);
+        cr_assert_eq(SUITE_GCM_SETKEY(&j.gk, key64, kl), HWC_OK);   /* hash key and its powers */
         add_needles(j.gk.aes.sched, sizeof j.gk.aes.sched);
         add_needles(j.gk.htab, sizeof j.gk.htab);
         if (kl != 24) {
-            cr_assert_eq(hwc_aes_xts_setkey(&j.xk, key64, 2 * kl), HWC_OK);
+            cr_assert_eq(SUITE_XTS_SETKEY(&j.xk, key64, 2 * kl), HWC_OK);
             add_needles(j.xk.data.sched, sizeof j.xk.data.sched);
             add_needles(j.xk.tweak.sched, sizeof j.xk.tweak.sched);
         }
@@ -305,4 +309,37 @@ static void hmac_kernel(const char *kernel, void *arg) {
 Test(stack_scan, hmac_streebog_every_kernel) {
     SKIP_UNDER_SANITIZER();
     hwc_test_each_kernel("streebog", hmac_kernel, NULL);
+}
+
+/* ---- the scan can fail: a callee that leaves a copy of a round key --------------- */
+static hwc_aes_key planted_key;
+
+NOINLINE static void leave_a_copy(void *arg) {
+    (void)arg;
+    volatile uint8_t frame[64];
+    for (size_t i = 0; i < 16; i++) frame[16 + i] = planted_key.sched[16 + i];   /* round key 1 */
+    __asm__ __volatile__("" : : "r"(frame) : "memory");
+}
+
+NOINLINE static void leave_nothing(void *arg) {
+    (void)arg;
+    volatile uint8_t frame[64];
+    for (size_t i = 0; i < 16; i++) frame[16 + i] = planted_key.sched[16 + i];
+    for (size_t i = 0; i < 16; i++) frame[16 + i] = 0;
+    __asm__ __volatile__("" : : "r"(frame) : "memory");
+}
+
+Test(stack_scan, finds_a_planted_copy) {
+    SKIP_UNDER_SANITIZER();
+    cr_assert_eq(hwc_kernel_select("aes", "generic"), HWC_OK);
+    cr_assert_eq(hwc_aes_setkey(&planted_key, key64, 16), HWC_OK);
+    n_needles = 0;
+    add_needles(planted_key.sched, sizeof planted_key.sched);
+    size_t depth;
+    clear_stack();
+    call_below(leave_a_copy, NULL);
+    cr_expect_geq(scan(&depth), 1, "a copy left in a callee's frame was not found");
+    clear_stack();
+    call_below(leave_nothing, NULL);
+    cr_expect_eq(scan(&depth), 0, "a wiped frame was reported");
 }

@@ -359,13 +359,16 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const unsigned char *htab, GV *c
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
         const GV kr = G_RK(s, r);
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], kr);
-        /* vectors 1..GNV-1 (vector 0 takes x: below), two per round where
-           three-way XORs (VPTERNLOG) sum two products in one instruction */
-        const unsigned v = G_PAIRS ? 2 * r - 1 : r;
+        /* vectors 1..GNV-1 (vector 0 takes x: below), one per round, or two
+           per round for AES-128 where three-way XORs (VPTERNLOG) sum two
+           products in one instruction (zmm: measured faster for AES-128,
+           slower for longer keys, whose extra rounds spread the products) */
+        const int pairs = G_PAIRS && nr == 10;
+        const unsigned v = pairs ? 2 * r - 1 : r;
         if (hash && v < GNV) {
             GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
             G_FENCE(a, d, lo, hi, mid);
-            if (G_PAIRS && v + 1 < GNV) {
+            if (pairs && v + 1 < GNV) {
                 GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
                 gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v),
                         e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);

@@ -173,12 +173,19 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     }
     hwc_keys K;
     load_keys(&K, k->sched, nr);
+    /* zmm: 8 chains leave no room for held keys. CBC-MAC reads them from a
+       per-call buffer of broadcast keys; CBC encryption broadcasts them per
+       step instead: its 32 output lines per step, page-aligned in the usual
+       case, would alias (same address bits 11:0) with the buffer's loads. */
+    hwc_v wide[15];
+    if (!store) wide_keys(&K, wide, nr);
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
     if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && lanes_collide((const uint8_t *const *)out, 8) &&
         !lanes_repeat(st)) {
         chain_staggered(x, &K, in, out, blocks, nr);
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
+        wide_keys_end(wide, nr);
         return;
     }
     /* 8 lanes (xmm) fit in the ways of one set: no staging there */
@@ -200,6 +207,7 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
     if (groups) hwc_wipe_inline(stage_in, sizeof stage_in);
     if (stage_out_lines) hwc_wipe_inline(stage_out, sizeof stage_out);
+    wide_keys_end(wide, nr);
 }
 
 static void chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {

@@ -170,9 +170,18 @@ HWC_X86_INLINE const uint8_t *sched_of(const hwc_aes_key *k, const int decrypt) 
    (docs/bench.md): the loops that fill the AES units (HWC_NB vectors in
    flight) take the broadcast keys into registers for that loop only
    (hold_keys: 8 data + 15 key registers of 32); the groups of 4 vectors
-   or fewer after them and the tails read them per use. */
+   or fewer after them and the tails read them per use. A call that runs many
+   steps with more live vectors than leave room for the keys (the lanes)
+   broadcasts them once into a buffer of its own frame (wide_keys), reads
+   them from there as full-width memory operands, and wipes it before it
+   returns. */
+/* A schedule entry: 16-byte aligned (hwc_aes_key.sched is 64-byte aligned),
+   so that even legacy-SSE AESENC takes it as a memory operand. */
+HWC_X86_INLINE __m128i sched_ld(const uint8_t *p) { return _mm_load_si128((const __m128i *)(const void *)p); }
+
 typedef struct {
-    const uint8_t *s;   /* the schedule of one direction */
+    const uint8_t *s;   /* the schedule of one direction, or a wide_keys buffer */
+    unsigned stride;    /* bytes from one round key to the next: 16, or 64 (wide_keys) */
     unsigned lo, hi;    /* zmm loops: k[lo..hi] hold those round keys (none: lo > hi) */
     hwc_v k[15];
 } hwc_keys;
@@ -180,15 +189,38 @@ typedef struct {
 HWC_X86_INLINE void load_keys(hwc_keys *K, const uint8_t *s, const unsigned nr) {
     (void)nr;
     K->s = s;
+    K->stride = 16;
     K->lo = 1;
     K->hi = 0;
+}
+/* zmm: the round keys of K broadcast into w[0..nr], K reading them there;
+   the caller wipes w (wide_keys_end) before it returns. */
+HWC_X86_INLINE void wide_keys(hwc_keys *K, hwc_v w[15], const unsigned nr) {
+#if HWC_W == 512
+    HWC_UNROLL for (unsigned r = 0; r < 15; r++)
+        if (r <= nr) w[r] = V_BC(sched_ld(K->s + 16 * r));
+    K->s = (const uint8_t *)w;
+    K->stride = 64;
+#else
+    (void)K;
+    (void)w;
+    (void)nr;
+#endif
+}
+HWC_X86_INLINE void wide_keys_end(hwc_v w[15], const unsigned nr) {
+#if HWC_W == 512
+    hwc_wipe_inline(w, 64 * (nr + 1));
+#else
+    (void)w;
+    (void)nr;
+#endif
 }
 /* K with the keys in registers where that pays (zmm): all of them, or
    (mid) the middle rounds' only, the first and last read per use. */
 HWC_X86_INLINE void hold_keys_of(hwc_keys *K, const unsigned nr, const int mid) {
 #if HWC_W == 512
     HWC_UNROLL for (unsigned r = 0; r < 15; r++)
-        if (r <= nr && (!mid || (r >= 1 && r < nr))) K->k[r] = V_BC(hwc_x86_ld(K->s + 16 * r));
+        if (r <= nr && (!mid || (r >= 1 && r < nr))) K->k[r] = V_BC(hwc_x86_ld(K->s + K->stride * r));
     K->lo = mid ? 1 : 0;
     K->hi = mid ? nr - 1 : nr;
 #else
@@ -198,17 +230,18 @@ HWC_X86_INLINE void hold_keys_of(hwc_keys *K, const unsigned nr, const int mid) 
 #endif
 }
 HWC_X86_INLINE void hold_keys(hwc_keys *K, const unsigned nr) { hold_keys_of(K, nr, 0); }
-/* A schedule entry: 16-byte aligned (hwc_aes_key.sched is 64-byte aligned),
-   so that even legacy-SSE AESENC takes it as a memory operand. */
-HWC_X86_INLINE __m128i sched_ld(const uint8_t *p) { return _mm_load_si128((const __m128i *)(const void *)p); }
 HWC_X86_INLINE void keys_fresh(hwc_keys *K) { __asm__ __volatile__("" : "+r"(K->s)); }
 /* round key r broadcast to every lane, from schedule s (K->s or a fresher
    copy of it), and on xmm */
 HWC_X86_INLINE hwc_v vkey_at(const hwc_keys *K, const uint8_t *s, const unsigned r) {
-    return r >= K->lo && r <= K->hi ? K->k[r] : V_BC(sched_ld(s + 16 * r));
+    if (r >= K->lo && r <= K->hi) return K->k[r];
+#if HWC_W == 512
+    if (K->stride == 64) return _mm512_load_si512((const void *)(s + 64 * r));
+#endif
+    return V_BC(sched_ld(s + K->stride * r));
 }
 HWC_X86_INLINE hwc_v vkey(const hwc_keys *K, const unsigned r) { return vkey_at(K, K->s, r); }
-HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return sched_ld(K->s + 16 * r); }
+HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return sched_ld(K->s + K->stride * r); }
 
 /* One middle round r on n vectors; a key not held is loaded just before its
    round (s is made opaque first) and the round's results are pinned after
@@ -251,14 +284,17 @@ HWC_X86_INLINE void rounds_mid(hwc_v *x, const int n, const hwc_keys *K, const u
 typedef hwc_keys hwc_xkeys;
 #define load_xkeys load_keys
 
-HWC_X86_INLINE void xkeys_from(hwc_xkeys *X, const hwc_keys *K) { load_keys(X, K->s, 0); }
+HWC_X86_INLINE void xkeys_from(hwc_xkeys *X, const hwc_keys *K) {
+    load_keys(X, K->s, 0);
+    X->stride = K->stride;
+}
 
 HWC_X86_INLINE __m128i xrounds_mid(__m128i x, const hwc_xkeys *X, const unsigned nr,
                                    const int decrypt) {
     const uint8_t *s = X->s;
     HWC_UNROLL for (unsigned r = 1; r < nr; r++) {
         __asm__ __volatile__("" : "+r"(s));
-        x = x_round(x, sched_ld(s + 16 * r), decrypt);
+        x = x_round(x, sched_ld(s + X->stride * r), decrypt);
     }
     return x;
 }

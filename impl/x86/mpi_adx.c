@@ -8,11 +8,15 @@
  * control uses LEA/JRCXZ, which leave CF and OF alone (measured: 16 limbs
  * per iteration is no faster; docs/mpi-muladd.md has the figures).
  *
- * montmul: Montgomery multiplication, coarsely integrated operand scanning
- * (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
- * algorithms", 1996) over a sliding window of the scratch buffer; squaring
- * (a == b) uses a separate product with the cross products computed once.
- * Constant time: no branch or index on the values; final subtraction by mask. */
+ * montmul / montsqr: Montgomery multiplication and squaring, separated
+ * operand scanning (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
+ * multiplication algorithms", 1996): the product (the square: cross
+ * products once, doubled, plus the diagonal), then the reduction. For
+ * n % 8 == 0 both halves run 8 rows at a time with the running window in
+ * registers (impl/x86/mpi_adx_rows8.S; docs/mpi-squaring.md); other sizes
+ * take row-by-row loops built on the muladd row (coarsely integrated for
+ * the product). Constant time: no branch or index on the values; final
+ * subtraction by mask. */
 #include <string.h>
 #include <x86intrin.h>
 #include "internal/kernel.h"
@@ -83,8 +87,6 @@
     "adcxq %[lo], %[hi]\n\t"                                                      \
     "adoxq %[lo], %[hi]\n\t"
 
-/* ADX_LOOP8 with %[hi], CF and OF cleared first. */
-#define ADX_ROW8(L) "xorl %k[hi], %k[hi]\n" ADX_LOOP8(L)
 
 /* d[0..n) += s[0..n) * b for n % 8 != 0: the loop entered part-way through
    the jump table. */
@@ -175,78 +177,6 @@ static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
     (void)ad;
 }
 
-/* Montgomery reduction rows for n = 8*n8 (separated operand scanning):
-   for i < n: t[i..i+n) += (t[i]*minv) * m, the carry and the running top
-   word added into t[i+n]; t[2n] = final top word. One asm loop, no
-   per-row compiler overhead. */
-static void reduce_rows8(hwc_limb *t, const hwc_limb *m, size_t n8, hwc_limb minv) {
-    hwc_limb top, lo, h1, h2, hi, *d;
-    const hwc_limb *s;
-    size_t rows = 8 * n8, c;
-    __asm__ volatile(
-        "xorl %k[top], %k[top]\n"
-        "7:\n\t"
-        "movq (%[t]), %%rdx\n\t"
-        "imulq %[minv], %%rdx\n\t"
-        "movq %[t], %[d]\n\t"
-        "movq %[m], %[s]\n\t"
-        "movq %[n8], %%rcx\n\t"
-        ADX_ROW8(1)
-        /* (top, t[i+n]) = t[i+n] + carry + top; top stays 0 or 1 */
-        "addq %[top], %[hi]\n\t"
-        "setc %b[lo]\n\t"
-        "addq %[hi], (%[d])\n\t"
-        "adcq $0, %[lo]\n\t"
-        "movq %[lo], %[top]\n\t"
-        "leaq 8(%[t]), %[t]\n\t"
-        "decq %[rows]\n\t"
-        "jnz 7b\n\t"
-        "movq %[top], 8(%[d])\n\t"
-        : [t] "+r"(t), [top] "=&r"(top), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2),
-          [hi] "=&r"(hi), [s] "=&r"(s), [d] "=&r"(d), [rows] "+rm"(rows), "=&c"(c)
-        : [m] "rm"(m), [n8] "rm"(n8), [minv] "rm"(minv)
-        : "rdx", "cc", "memory");
-    (void)c;
-}
-
-/* Coarsely integrated Montgomery rows for n = 8*n8: t[0..n] zeroed here; for
-   i < n: t[i..] += a*b[i], then += (t[i]*minv)*m; t[n..2n] = result. */
-static void cios_rows8(hwc_limb *t, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
-                       size_t n8, hwc_limb minv) {
-    hwc_limb lo, h1, h2, hi, *d;
-    const hwc_limb *s;
-    size_t rows = 8 * n8, c;
-    for (size_t i = 0; i <= 8 * n8; i++) t[i] = 0;
-    __asm__ volatile(
-        "7:\n\t"
-        "movq (%[b]), %%rdx\n\t"
-        "movq %[t], %[d]\n\t"
-        "movq %[a], %[s]\n\t"
-        "movq %[n8], %%rcx\n\t"
-        ADX_ROW8(1)
-        /* t[i+n] += carry; t[i+n+1] = carry out */
-        "addq %[hi], (%[d])\n\t"
-        "setc %b[lo]\n\t"
-        "movq %[lo], 8(%[d])\n\t"
-        "movq (%[t]), %%rdx\n\t"
-        "imulq %[minv], %%rdx\n\t"
-        "movq %[t], %[d]\n\t"
-        "movq %[m], %[s]\n\t"
-        "movq %[n8], %%rcx\n\t"
-        ADX_ROW8(2)
-        "addq %[hi], (%[d])\n\t"
-        "adcq $0, 8(%[d])\n\t"
-        "leaq 8(%[t]), %[t]\n\t"
-        "leaq 8(%[b]), %[b]\n\t"
-        "decq %[rows]\n\t"
-        "jnz 7b\n\t"
-        : [t] "+r"(t), [b] "+r"(b), [lo] "=&r"(lo), [h1] "=&r"(h1), [h2] "=&r"(h2),
-          [hi] "=&r"(hi), [s] "=&r"(s), [d] "=&r"(d), [rows] "+rm"(rows), "=&c"(c)
-        : [a] "rm"(a), [m] "rm"(m), [n8] "rm"(n8), [minv] "rm"(minv)
-        : "rdx", "cc", "memory");
-    (void)c;
-}
-
 hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
     return addmul(d, s, n, b);
 }
@@ -308,17 +238,21 @@ static void final_sub(hwc_limb *r, hwc_limb *t, const hwc_limb *m, size_t n) {
     hwc_mpi_final_sub(r, t + n, t[2 * n], m, n, t);
 }
 
-void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
-                         size_t n, hwc_limb minv, hwc_limb *t) {
-    if (a == b && n >= 4) {
-        /* square then reduce (separated operand scanning) */
+/* Square then reduce (separated operand scanning), 8 rows at a time for
+   n % 8 == 0; n < 4 takes the product. */
+void hwc_mpi_adx_montsqr(hwc_limb *r, const hwc_limb *a, const hwc_limb *m, size_t n,
+                         hwc_limb minv, hwc_limb *t) {
+    if (n < 4) {
+        hwc_mpi_adx_montmul(r, a, a, m, n, minv, t);
+        return;
+    }
+    if ((n & 7) == 0) {
+        for (size_t i = 0; i < 2 * n; i++) t[i] = 0;
+        hwc_mpi_adx_sqr8(t, a, n / 8);
+        double_add_diag(t, a, n);
+        hwc_mpi_adx_redc8(t, m, n / 8, minv);
+    } else {
         sqr(t, a, n);
-        t[2 * n] = 0;
-        if ((n & 7) == 0) {
-            reduce_rows8(t, m, n / 8, minv);
-            final_sub(r, t, m, n);
-            return;
-        }
         hwc_limb hi = 0;
         for (size_t i = 0; i < n; i++) {
             hwc_limb c = addmul(t + i, m, n, t[i] * minv);
@@ -327,14 +261,20 @@ void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, cons
             hi = (hwc_limb)(s >> 64);
         }
         t[2 * n] = hi;
+    }
+    final_sub(r, t, m, n);
+}
+
+/* n % 8 == 0: the product 8 rows at a time, then the reduction; other
+   sizes coarsely integrated: row i adds a*b[i] and q*m into t[i..i+n],
+   t[i+n] holding the running top word. */
+void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, const hwc_limb *m,
+                         size_t n, hwc_limb minv, hwc_limb *t) {
+    if ((n & 7) == 0) {
+        for (size_t i = 0; i < 2 * n; i++) t[i] = 0;
+        hwc_mpi_adx_mul8(t, a, b, n / 8);
+        hwc_mpi_adx_redc8(t, m, n / 8, minv);
     } else {
-        /* coarsely integrated: row i adds a*b[i] and q*m into t[i..i+n],
-           t[i+n] holding the running top word */
-        if ((n & 7) == 0) {
-            cios_rows8(t, a, b, m, n / 8, minv);
-            final_sub(r, t, m, n);
-            return;
-        }
         for (size_t i = 0; i <= n; i++) t[i] = 0;
         for (size_t i = 0; i < n; i++) {
             hwc_limb c1 = addmul(t + i, a, n, b[i]);
@@ -350,5 +290,6 @@ void hwc_mpi_adx_montmul(hwc_limb *r, const hwc_limb *a, const hwc_limb *b, cons
 const hwc_mpi_impl hwc_mpi_adx = {
     .muladd = hwc_mpi_adx_muladd,
     .montmul = hwc_mpi_adx_montmul,
+    .montsqr = hwc_mpi_adx_montsqr,
     .domain = NULL,
 };

@@ -18,8 +18,8 @@
  * radix-2^52 domain (conversion in and out, the product, the square and a
  * masked table read with compare masks) through the table's domain slot.
  * No branch and no memory index depends on base or exponent values.
- * muladd and montmul (used by core/ for the sizes not covered here) are the
- * adx kernel's. zmm (8 lanes) rather than ymm: measured faster at every
+ * muladd, montmul and montsqr (used by core/ for the sizes not covered
+ * here) are the adx kernel's. zmm (8 lanes) rather than ymm: measured faster at every
  * size (docs/bench.md; ymm runs out of registers at 4096 bits). */
 #include <immintrin.h>
 #include "internal/kernel.h"
@@ -70,12 +70,13 @@ static inline __attribute__((always_inline)) void normalise_store(uint64_t *r, _
     }
 }
 
-/* Low and high 52 bits of the 104-bit product of two 52-bit digits. */
-static inline __attribute__((always_inline)) uint64_t mul52(uint64_t x, uint64_t y, uint64_t *hi) {
+/* The high 52 bits of the 104-bit product of two 52-bit digits x, y, from
+   xs = x << 12: the high word of xs * y is (x y) >> 52, one MULX with no
+   shifts after it (the scalar chain of amm_body runs through it). */
+static inline __attribute__((always_inline)) uint64_t hi52(uint64_t xs, uint64_t y) {
     unsigned long long h;
-    const uint64_t lo = _mulx_u64(x, y, &h);
-    *hi = (h << 12) | (lo >> 52);
-    return lo & MASK52;
+    (void)_mulx_u64(xs, y, &h);
+    return h;
 }
 
 /* r = a*b*2^(-52*nd) mod m, almost: result < 2m for a, b < 2m, normalised
@@ -84,15 +85,22 @@ static inline __attribute__((always_inline)) uint64_t mul52(uint64_t x, uint64_t
    lane, + hi(a b_i) + hi(m y_i); written as acc moved down (one VALIGNQ
    per vector) plus the products of pre-shifted operands a_s, m_s (a_s lane
    j = a_(j+1), shifted once per product), formed from zero off the
-   accumulator's chain and added with VPADDQ. Columns i and i+1 are kept
+   accumulator's chain and added with VPADDQ. Columns i to i+2 are kept
    exactly in scalar (c0: column i with every carry, c1: column i+1 without
-   row i): row i completes them from products of digits 0..2 and the
-   vector's column i+2, read before row i touches it (one row ahead), so
-   the scalar chain that makes y never waits for the vector's row. */
+   row i, c2: column i+2 without rows i and i+1): row i advances them from
+   products of digits 0..3 and the vector's column i+3, read before row i
+   touches it, so the scalar chain that makes y never waits for the
+   vector's rows (the loop through the vector spans four rows). Above 5
+   vectors only columns i and i+1 (c2 read from the vector): the rows'
+   vector work is the bound there. On the chain itself: y, the high half
+   of m0 y (one MULX, hi52), two additions, the product by k0. */
 static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const uint64_t *a,
                                                            const uint64_t *b, const uint64_t *m,
                                                            uint64_t k0, int nd, uint64_t (*sa)[MAX_NV * 8],
                                                            const int nv) {
+    /* three scalar columns up to 5 vectors (2048 bits), two above (the
+       vector work per row bounds those sizes; measured) */
+    const int deep = nv <= 5;
     __m512i acc[MAX_NV], av[MAX_NV], mv[MAX_NV], as[MAX_NV], ms[MAX_NV];
     const __m512i zero = _mm512_setzero_si512();
     UNROLL
@@ -108,11 +116,12 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
     }
     /* the scalar side's products with a (y does not enter them), for every
        row at once in the vector unit: sa[0][i] = lo(a0 b_i), sa[1][i] =
-       hi(a0 b_i) + lo(a1 b_i), sa[2][i] = hi(a1 b_i) + lo(a2 b_i) (in the
-       caller's scratch, which core/ wipes) */
+       hi(a0 b_i) + lo(a1 b_i), sa[2][i] = hi(a1 b_i) + lo(a2 b_i), sa[3][i]
+       = hi(a2 b_i) + lo(a3 b_i) (in the caller's scratch, which core/
+       wipes) */
     {
         const __m512i a0v = _mm512_set1_epi64((long long)a[0]), a1v = _mm512_set1_epi64((long long)a[1]),
-                      a2v = _mm512_set1_epi64((long long)a[2]);
+                      a2v = _mm512_set1_epi64((long long)a[2]), a3v = _mm512_set1_epi64((long long)a[3]);
         UNROLL
         for (int v = 0; v < nv; v++) {
             const __m512i bv = _mm512_loadu_si512(b + 8 * v);
@@ -121,23 +130,34 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
                                _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a0v), bv, a1v));
             _mm512_store_si512(sa[2] + 8 * v,
                                _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a1v), bv, a2v));
+            if (deep)
+                _mm512_store_si512(sa[3] + 8 * v,
+                                   _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bv, a2v), bv, a3v));
         }
     }
-    const uint64_t m0 = m[0], m1 = m[1], m2 = m[2];
-    uint64_t c0 = 0, c1 = 0;
+    const uint64_t m0s = m[0] << 12, m1 = m[1], m1s = m[1] << 12, m2 = m[2], m2s = m[2] << 12,
+                   m3 = m[3];
+    uint64_t c0 = 0, c1 = 0, c2 = 0, t = sa[0][0];
     for (int i = 0; i < nd; i++) {
         const uint64_t bi = b[i];
-        const uint64_t c2 = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
-        uint64_t hm0, hm1;
-        const uint64_t t = c0 + sa[0][i];
+        const __m128i lanes23 = _mm512_extracti32x4_epi32(acc[0], 1);
+        const uint64_t cv = (uint64_t)(deep ? _mm_extract_epi64(lanes23, 1) : _mm_cvtsi128_si64(lanes23));
         const uint64_t y = (t * k0) & MASK52;
         /* t + lo(m0 y) == 0 mod 2^52: it carries t >> 52 into column i+1,
            plus 1 unless t's low 52 bits are zero (no wait for m0 y) */
         const uint64_t carry = (t >> 52) + ((t & MASK52) != 0);
-        (void)mul52(m0, y, &hm0);
-        const uint64_t lm1 = mul52(m1, y, &hm1), lm2 = (m2 * y) & MASK52;
-        c0 = c1 + sa[1][i] + lm1 + hm0 + carry;
-        c1 = c2 + sa[2][i] + lm2 + hm1;
+        const uint64_t hm0 = hi52(m0s, y), hm1 = hi52(m1s, y), hm2 = hi52(m2s, y);
+        const uint64_t lm1 = (m1 * y) & MASK52, lm2 = (m2 * y) & MASK52, lm3 = (m3 * y) & MASK52;
+        /* column i+1 complete (c0), and the next row's t (past the last
+           row t is not used: sa[0][nd] is inside the scratch) */
+        c0 = c1 + sa[1][i] + carry + lm1 + hm0;
+        t = c0 + sa[0][i + 1];
+        if (deep) {
+            c1 = c2 + sa[2][i] + lm2 + hm1;
+            c2 = cv + sa[3][i] + lm3 + hm2;
+        } else {
+            c1 = cv + sa[2][i] + lm2 + hm1;
+        }
         const __m512i vb = _mm512_set1_epi64((long long)bi), vy = _mm512_set1_epi64((long long)y);
         UNROLL
         for (int v = 0; v < nv; v++) {
@@ -149,6 +169,7 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
     }
     acc[0] = _mm512_mask_set1_epi64(acc[0], 1, (long long)c0);
     acc[0] = _mm512_mask_set1_epi64(acc[0], 2, (long long)c1);
+    if (deep) acc[0] = _mm512_mask_set1_epi64(acc[0], 4, (long long)c2);
     normalise_store(r, acc, nv);
 }
 
@@ -189,7 +210,7 @@ static int domain52(hwc_mpi_mont *c) {
     c->words = 8 * nv;
     c->rbits = 52 * nd;
     c->aux[0] = nd;
-    c->scratch_words = 3 * 8 * MAX_NV;
+    c->scratch_words = 4 * 8 * MAX_NV;
     c->to = hwc_ifma_to52;
     c->from = hwc_ifma_from52;
     c->mul = amm_for_nv[nv];
@@ -201,6 +222,7 @@ static int domain52(hwc_mpi_mont *c) {
 const hwc_mpi_impl hwc_mpi_avx512 = {
     .muladd = hwc_mpi_adx_muladd,
     .montmul = hwc_mpi_adx_montmul,
+    .montsqr = hwc_mpi_adx_montsqr,
     .domain = domain52,
     .lanes = 8,
 };

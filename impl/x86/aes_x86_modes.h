@@ -7,8 +7,9 @@
  *
  * Shape of every parallel mode: HWC_NB vectors of HWC_L = HWC_W/128 blocks
  * in flight (8 x 4 = 32 blocks on zmm), round keys broadcast once per call
- * and held in registers, then a one-vector loop, then single blocks on xmm;
- * a message shorter than one vector stays on xmm. Each mode is instantiated
+ * and held in registers, then the vectors left in groups of 4, 2 and 1
+ * (HWC_LADDER; XTS: one vector at a time), then single blocks on xmm; a
+ * message shorter than one vector stays on xmm. Each mode is instantiated
  * per key size (10/12/14 rounds) and direction (a constant `decrypt`), so
  * only the keys in use take registers. The last XOR of each block is folded
  * into the last round: AESENCLAST(a, k ^ b) = AESENCLAST(a, k) ^ b. CBC
@@ -168,8 +169,8 @@ HWC_X86_INLINE const uint8_t *sched_of(const hwc_aes_key *k, const int decrypt) 
    On zmm a broadcast also takes a shuffle slot, an AES slot on Zen 5
    (docs/bench.md): the loops that fill the AES units (HWC_NB vectors in
    flight) take the broadcast keys into registers for that loop only
-   (hold_keys: 8 data + 15 key registers of 32); the latency-bound
-   one-vector loops and tails read them per use. A call that runs many
+   (hold_keys: 8 data + 15 key registers of 32); the groups of 4 vectors
+   or fewer after them and the tails read them per use. A call that runs many
    steps with more live vectors than leave room for the keys (the lanes)
    broadcasts them once into a buffer of its own frame (wide_keys), reads
    them from there as full-width memory operands, and wipes it before it
@@ -242,13 +243,18 @@ HWC_X86_INLINE hwc_v vkey_at(const hwc_keys *K, const uint8_t *s, const unsigned
 HWC_X86_INLINE hwc_v vkey(const hwc_keys *K, const unsigned r) { return vkey_at(K, K->s, r); }
 HWC_X86_INLINE __m128i xkey(const hwc_keys *K, const unsigned r) { return sched_ld(K->s + K->stride * r); }
 
-/* One middle round r on n vectors; the key is loaded just before its round
-   (s is made opaque first), never all keys at once. */
+/* One middle round r on n vectors; a key not held is loaded just before its
+   round (s is made opaque first) and the round's results are pinned after
+   it, so that the compiler finishes the round on every vector there: no
+   key lives on into later rounds (clang would otherwise run the vectors one
+   after another with all keys in registers, and spill them). */
 HWC_X86_INLINE void round_n(hwc_v *x, const int n, const hwc_keys *K, const uint8_t **s,
                             const unsigned r, const int decrypt) {
-    if (r < K->lo || r > K->hi) __asm__ __volatile__("" : "+r"(*s));   /* not held */
+    const int held = r >= K->lo && r <= K->hi;
+    if (!held) __asm__ __volatile__("" : "+r"(*s));
     const hwc_v k = vkey_at(K, *s, r);
     HWC_UNROLL for (int i = 0; i < n; i++) x[i] = v_round(x[i], k, decrypt);
+    if (!held) HWC_UNROLL for (int i = 0; i < n; i++) __asm__ __volatile__("" : "+v"(x[i]));
 }
 
 /* Middle rounds 1..nr-1 on n vectors (n and nr constants after inlining). */
@@ -267,6 +273,12 @@ HWC_X86_INLINE void rounds_mid(hwc_v *x, const int n, const hwc_keys *K, const u
         }
     }
 }
+
+/* The fewer than HWC_NB vectors left after an HWC_NB-vector loop go in
+   groups of 4, 2 and 1 vectors (n, a constant in each unrolled step): each
+   round key is read once per group and the group's chains overlap, where
+   one vector per iteration would read every key per vector. */
+#define HWC_LADDER(n) HWC_UNROLL for (int n = HWC_NB / 2; n > 0; n /= 2)
 
 /* ---- single blocks on xmm (short messages and tails) -------------------------- */
 typedef hwc_keys hwc_xkeys;
@@ -313,6 +325,16 @@ HWC_X86_INLINE void ecb_tail(hwc_xkeys *X, uint8_t *out, const uint8_t *in, size
     }
 }
 
+/* n vectors (a constant: HWC_NB, or a group of HWC_LADDER) at in. */
+HWC_X86_INLINE void ecb_vecs(hwc_keys *K, uint8_t *out, const uint8_t *in, const int n,
+                             const unsigned nr, const int decrypt) {
+    keys_fresh(K);
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < n; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(K, 0));
+    rounds_mid(x, n, K, nr, decrypt);
+    HWC_UNROLL for (int i = 0; i < n; i++) V_ST(out + 16 * HWC_L * i, v_last(x[i], vkey(K, nr), decrypt));
+}
+
 HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks,
                           const unsigned nr, const int decrypt) {
     if (xmm_only(blocks)) {
@@ -327,21 +349,13 @@ HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
-            keys_fresh(&H);
-            hwc_v x[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
-            rounds_mid(x, HWC_NB, &H, nr, decrypt);
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                V_ST(out + 16 * HWC_L * i, v_last(x[i], vkey(&H, nr), decrypt));
+            ecb_vecs(&H, out, in, HWC_NB, nr, decrypt);
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    while (blocks >= HWC_L) {
-        keys_fresh(&K);
-        hwc_v x[1] = {V_XOR(V_LD(in), vkey(&K, 0))};
-        rounds_mid(x, 1, &K, nr, decrypt);
-        V_ST(out, v_last(x[0], vkey(&K, nr), decrypt));
-        in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
+    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L) {
+        ecb_vecs(&K, out, in, n, nr, decrypt);
+        in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
     }
     if (HWC_W > 128 && blocks) {
         hwc_xkeys X;
@@ -405,6 +419,24 @@ HWC_X86_INLINE void cbcd_tail(hwc_xkeys *X, __m128i *prev, uint8_t *out, const u
     }
 }
 
+/* n vectors (a constant) of ciphertext at in; *prev is the block before
+   them, left at their last block. */
+HWC_X86_INLINE void cbcd_vecs(hwc_keys *K, __m128i *prev, uint8_t *out, const uint8_t *in, const int n,
+                              const unsigned nr) {
+    keys_fresh(K);
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < n; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(K, 0));
+    rounds_mid(x, n, K, nr, 1);
+    /* previous ciphertexts loaded late (fewer live registers), all before
+       any store (out may equal in) */
+    const __m128i next = hwc_x86_ld(in + 16 * HWC_L * n - 16);
+    x[0] = V_DECL(x[0], V_XOR(V_PREV(*prev, V_LD(in)), vkey(K, nr)));
+    HWC_UNROLL for (int i = 1; i < n; i++)
+        x[i] = V_DECL(x[i], V_XOR(V_LD(in + 16 * HWC_L * i - 16), vkey(K, nr)));
+    HWC_UNROLL for (int i = 0; i < n; i++) V_ST(out + 16 * HWC_L * i, x[i]);
+    *prev = next;
+}
+
 HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                               size_t blocks, const unsigned nr) {
     __m128i prev = hwc_x86_ld(iv);   /* C_{-1}; kept in a register (in place) */
@@ -421,30 +453,13 @@ HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
-            keys_fresh(&H);
-            hwc_v x[HWC_NB];
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(&H, 0));
-            rounds_mid(x, HWC_NB, &H, nr, 1);
-            /* previous ciphertexts loaded late (fewer live registers), all
-               before any store (out may equal in) */
-            const __m128i next = hwc_x86_ld(in + 16 * HWC_L * HWC_NB - 16);
-            x[0] = V_DECL(x[0], V_XOR(V_PREV(prev, V_LD(in)), vkey(&H, nr)));
-            HWC_UNROLL for (int i = 1; i < HWC_NB; i++)
-                x[i] = V_DECL(x[i], V_XOR(V_LD(in + 16 * HWC_L * i - 16), vkey(&H, nr)));
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) V_ST(out + 16 * HWC_L * i, x[i]);
-            prev = next;
+            cbcd_vecs(&H, &prev, out, in, HWC_NB, nr);
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    while (blocks >= HWC_L) {
-        keys_fresh(&K);
-        const hwc_v c = V_LD(in);
-        const hwc_v p = V_XOR(V_PREV(prev, c), vkey(&K, nr));
-        prev = V_TOP(c);
-        hwc_v x[1] = {V_XOR(c, vkey(&K, 0))};
-        rounds_mid(x, 1, &K, nr, 1);
-        V_ST(out, V_DECL(x[0], p));
-        in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
+    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L) {
+        cbcd_vecs(&K, &prev, out, in, n, nr);
+        in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
     }
     if (HWC_W > 128 && blocks) {
         hwc_xkeys X;
@@ -484,19 +499,11 @@ HWC_X86_INLINE void ctr_tail(hwc_xkeys *X, uint64_t *hi, uint64_t *lo, uint8_t *
     }
 }
 
-HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,
-                          size_t blocks, const unsigned nr) {
-    const __m128i c0 = bswap128(hwc_x86_ld(ctrb));
-    uint64_t lo = (uint64_t)_mm_cvtsi128_si64(c0), hi = (uint64_t)_mm_extract_epi64(c0, 1);
-    if (xmm_only(blocks)) {
-        hwc_xkeys X;
-        load_xkeys(&X, k->sched, nr);
-        ctr_tail(&X, &hi, &lo, out, in, blocks, nr);
-        hwc_x86_st(ctrb, ctr_block(hi, lo));
-        return;
-    }
-    hwc_keys K;
-    load_keys(&K, k->sched, nr);
+/* n vectors (a constant) of key stream XORed into in, counters from
+   (hi, lo) on; a carry out of the low 64 bits inside them only when wrap
+   (a constant) is set. */
+HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *out, const uint8_t *in,
+                             const int n, const unsigned nr, const int wrap) {
     const hwc_v rev = V_BC(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 #if HWC_L == 1
     const hwc_v lane = _mm_setzero_si128();
@@ -506,53 +513,65 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
     const hwc_v lane = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
 #endif
     const hwc_v stepL = V_BC(_mm_set_epi64x(0, HWC_L));
+    keys_fresh(K);
+    hwc_v x[HWC_NB], c;
+    if (!wrap || *lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
+        c = V_ADD64(V_BC(_mm_set_epi64x((long long)*hi, (long long)*lo)), lane);
+        HWC_UNROLL for (int i = 0; i < n; i++) {
+            x[i] = V_XOR(V_SHUF8(c, rev), vkey(K, 0));
+            c = V_ADD64(c, stepL);
+        }
+    } else {
+        uint8_t tmp[HWC_NB * HWC_L * 16];
+        uint64_t l = *lo, h = *hi;
+        for (int j = 0; j < n * HWC_L; j++) {
+            hwc_x86_st(tmp + 16 * j, ctr_block(h, l));
+            h += ++l == 0;
+        }
+        HWC_UNROLL for (int i = 0; i < n; i++) x[i] = V_XOR(V_LD(tmp + 16 * HWC_L * i), vkey(K, 0));
+    }
+    *hi += (*lo + (uint64_t)n * HWC_L) < *lo;
+    *lo += (uint64_t)n * HWC_L;
+    rounds_mid(x, n, K, nr, 0);
+    HWC_UNROLL for (int i = 0; i < n; i++)
+        V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(K, nr), V_LD(in + 16 * HWC_L * i))));
+}
+
+HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,
+                          size_t blocks, const unsigned nr) {
+    const __m128i c0 = bswap128(hwc_x86_ld(ctrb));
+    uint64_t lo = (uint64_t)_mm_cvtsi128_si64(c0), hi = (uint64_t)_mm_extract_epi64(c0, 1);
+    /* The counter after the call is stored first (ctrb overlaps no data,
+       internal/kernel.h): a chained call's counter then waits on this short
+       chain, not on the loops, and ctrb needs no register through them. */
+    hwc_x86_st(ctrb, ctr_block(hi + (lo + blocks < lo), lo + blocks));
+    if (xmm_only(blocks)) {
+        hwc_xkeys X;
+        load_xkeys(&X, k->sched, nr);
+        ctr_tail(&X, &hi, &lo, out, in, blocks, nr);
+        return;
+    }
+    hwc_keys K;
+    load_keys(&K, k->sched, nr);
     if (blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
-            keys_fresh(&H);
-            hwc_v x[HWC_NB], c;
-            if (lo <= UINT64_MAX - (HWC_NB * HWC_L - 1)) {
-                c = V_ADD64(V_BC(_mm_set_epi64x((long long)hi, (long long)lo)), lane);
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
-                    x[i] = V_XOR(V_SHUF8(c, rev), vkey(&H, 0));
-                    c = V_ADD64(c, stepL);
-                }
-            } else {
-                uint8_t tmp[HWC_NB * HWC_L * 16];
-                uint64_t l = lo, h = hi;
-                for (int j = 0; j < HWC_NB * HWC_L; j++) {
-                    hwc_x86_st(tmp + 16 * j, ctr_block(h, l));
-                    h += ++l == 0;
-                }
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR(V_LD(tmp + 16 * HWC_L * i), vkey(&H, 0));
-            }
-            hi += (lo + HWC_NB * HWC_L) < lo;
-            lo += HWC_NB * HWC_L;
-            rounds_mid(x, HWC_NB, &H, nr, 0);
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-                V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(&H, nr), V_LD(in + 16 * HWC_L * i))));
+            ctr_vecs(&H, &hi, &lo, out, in, HWC_NB, nr, 1);
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    /* fewer than HWC_NB * HWC_L blocks left: one vector at a time while no
-       carry can leave the low 64 bits, then single blocks on xmm */
-    while (blocks >= HWC_L && lo <= UINT64_MAX - (HWC_L - 1)) {
-        keys_fresh(&K);
-        const hwc_v c = V_ADD64(V_BC(_mm_set_epi64x((long long)hi, (long long)lo)), lane);
-        hwc_v x[1] = {V_XOR(V_SHUF8(c, rev), vkey(&K, 0))};
-        hi += (lo + HWC_L) < lo;
-        lo += HWC_L;
-        rounds_mid(x, 1, &K, nr, 0);
-        V_ST(out, V_ENCL(x[0], V_XOR(vkey(&K, nr), V_LD(in))));
-        in += 16 * HWC_L; out += 16 * HWC_L; blocks -= HWC_L;
+    /* groups while no carry can leave the low 64 bits inside one, then
+       single blocks on xmm (with the full carry) */
+    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L && lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
+        ctr_vecs(&K, &hi, &lo, out, in, n, nr, 0);
+        in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
     }
     if (blocks) {
         hwc_xkeys X;
         xkeys_from(&X, &K);
         ctr_tail(&X, &hi, &lo, out, in, blocks, nr);
     }
-    hwc_x86_st(ctrb, ctr_block(hi, lo));
 }
 
 static void ctr(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,
@@ -909,6 +928,7 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_L
 #undef HWC_UNROLL
 #undef HWC_BY_ROUNDS
+#undef HWC_LADDER
 #undef HWC_GF_MULX_BYTES
 #undef HWC_XTS_STEP2
 #undef HWC_XTS_STEP2_Q

@@ -220,7 +220,9 @@ HWC_X86_INLINE void wide_keys_end(hwc_v w[15], const unsigned nr) {
 HWC_X86_INLINE void hold_keys_of(hwc_keys *K, const unsigned nr, const int mid) {
 #if HWC_W == 512
     HWC_UNROLL for (unsigned r = 0; r < 15; r++)
-        if (r <= nr && (!mid || (r >= 1 && r < nr))) K->k[r] = V_BC(hwc_x86_ld(K->s + K->stride * r));
+        if (r <= nr && (!mid || (r >= 1 && r < nr)))
+            K->k[r] = K->stride == 64 ? _mm512_load_si512((const void *)(K->s + 64 * r))   /* wide_keys */
+                                      : V_BC(hwc_x86_ld(K->s + 16 * r));
     K->lo = mid ? 1 : 0;
     K->hi = mid ? nr - 1 : nr;
 #else
@@ -847,9 +849,13 @@ HWC_X86_INLINE void xts_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, con
 
 /* One unit on its own (not inlined into the units loop: the loop's own
    values would crowd its registers and push keys into spill slots). */
-static __attribute__((noinline)) void xts_unit_held(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
-                                                    size_t blocks, const unsigned nr, const int decrypt) {
-    HWC_BY_ROUNDS(nr, n, xts_body(K, tx, out, in, blocks, n, decrypt, 1));
+static __attribute__((noinline)) void xts_unit_held(const uint8_t *keys, __m128i *tx, uint8_t *out,
+                                                    const uint8_t *in, size_t blocks, const unsigned nr,
+                                                    const int decrypt) {
+    hwc_keys K;
+    load_keys(&K, keys, nr);
+    K.stride = HWC_L == 4 ? 64 : 16;   /* zmm: a wide_keys buffer (xts_units_n) */
+    HWC_BY_ROUNDS(nr, n, xts_body(&K, tx, out, in, blocks, n, decrypt, 1));
 }
 
 /* units data units of unit_blocks blocks, tweaks t[16u..]: keys loaded once. */
@@ -869,22 +875,16 @@ HWC_X86_INLINE void xts_units_n(const hwc_aes_key *k, const uint8_t *t, size_t u
     }
     hwc_keys K;
     load_keys(&K, sched_of(k, decrypt), nr);
-    if (HWC_L == 4 && units * unit_blocks >= HWC_XTS_WIDE_BLOCKS) {
-        hwc_v wide[15];
-        wide_keys(&K, wide, nr);
-        for (; units; units--, t += 16, out += step, in += step) {
-            keys_fresh(&K);
-            __m128i tx = hwc_x86_ld(t);
-            xts_body(&K, &tx, out, in, unit_blocks, nr, decrypt, 0);
-        }
-        wide_keys_end(wide, nr);
-        return;
-    }
+    /* zmm: the keys broadcast once for the whole call; each unit takes them
+       into registers with plain loads (no shuffle slots per unit) */
+    hwc_v wide[15];
+    if (HWC_L == 4) wide_keys(&K, wide, nr);
     for (; units; units--, t += 16, out += step, in += step) {
         keys_fresh(&K);
         __m128i tx = hwc_x86_ld(t);
-        xts_unit_held(&K, &tx, out, in, unit_blocks, nr, decrypt);
+        xts_unit_held(K.s, &tx, out, in, unit_blocks, nr, decrypt);
     }
+    if (HWC_L == 4) wide_keys_end(wide, nr);
 }
 
 static void xts_enc(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,

@@ -124,17 +124,18 @@ typedef __m512i GV;
    read from memory where they are used. G_OPAQUE at the top of every loop
    iteration hides a pointer's value from the compiler (volatile: the asm is
    not hoisted either), so the loads through it cannot be moved out of the
-   loop and kept (spilled) there. Round keys come from the table rk of
-   G_RKS-byte entries: the schedule itself on xmm; on ymm and zmm a table
+   loop and kept (spilled) there. Round keys come from the schedule (xmm:
+   an aligned memory operand; ymm/zmm: a broadcast just before each round)
+   or, for calls of G_TABLE_BLOCKS blocks and more on ymm/zmm, from a table
    of the keys broadcast to every lane, filled once per call in the
-   kernel's frame and wiped before it returns (gcm_n), because a 128-bit
-   broadcast from memory is a load and a shuffle, and the shuffle takes a
-   VAESENC slot on cores that share those pipes (docs/gcm.md). */
+   kernel's frame and wiped before it returns (gcm_n): a 128-bit broadcast
+   takes a VAESENC slot on cores that share those pipes (docs/bench.md),
+   which long calls repay, short ones do not. */
 #define G_OPAQUE(p) __asm__ __volatile__("" : "+r"(p))
-#define G_RKS (16 * GL)
-/* Round key r in every lane; on xmm for single blocks. */
-#define G_RK(rk, r) G_LDK((rk) + G_RKS * (r))
-#define G_RK1(rk, r) gcm_ldk((rk) + G_RKS * (r))
+/* Round key r in every lane, and on xmm for single blocks, from rk: the
+   table of broadcast keys (wide) or the schedule itself. */
+#define G_RK(rk, r) ((wide) ? G_LDK((rk) + 16 * GL * (r)) : G_BC(gcm_ldk((rk) + 16 * (r))))
+#define G_RK1(rk, r) gcm_ldk((rk) + ((wide) ? 16 * GL : 16) * (r))
 /* Key material (schedule, hash-key table: both 64-byte aligned in the key
    structures; the broadcast table: vector-aligned) by aligned 16-byte loads
    on xmm, so that even legacy-SSE AESENC and PCLMULQDQ take it as a memory
@@ -291,8 +292,8 @@ static void gcm_ghash(const unsigned char *htab, uint8_t xb[16], const uint8_t *
 /* ---- GCTR --------------------------------------------------------------------- */
 /* n blocks of CTR (n < GB): vectors, then single blocks on xmm. s: the
    round key table (above); c: lane counter (see the top), advanced by n. */
-HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, __m128i *c, uint8_t *out, const uint8_t *in,
-                                 size_t n, const unsigned nr) {
+HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, const int wide, __m128i *c, uint8_t *out,
+                                 const uint8_t *in, size_t n, const unsigned nr) {
     const __m128i cm = gcm_ctr_mask();
     const GV cmv = G_BC(cm);
     const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
@@ -336,9 +337,9 @@ HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, __m128i *c, uint8_t *out, con
 /* One iteration: GB blocks of CTR (round key table s) from lane counters cv (advanced), and, when
    hash (a constant) is set, GHASH of the GB blocks at gsrc into *x, one vector per
    AES round. gsrc is read before out is written (decryption in place). */
-HWC_X86_INLINE void gcm_batch(const uint8_t *s, const unsigned char *htab, GV *cv, __m128i *x,
-                              const int hash, const uint8_t *gsrc, uint8_t *out, const uint8_t *in,
-                              const unsigned nr) {
+HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
+                              __m128i *x, const int hash, const uint8_t *gsrc, uint8_t *out,
+                              const uint8_t *in, const unsigned nr) {
     const GV cmv = G_BC(gcm_ctr_mask()), bswv = G_BC(gcm_bswap_mask());
     const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
     G_OPAQUE(s);
@@ -357,6 +358,7 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const unsigned char *htab, GV *c
         *cv = G_ADD32(*cv, step);
     }
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
+        if (!wide) G_OPAQUE(s);   /* a broadcast just before its round, never all at once */
         const GV kr = G_RK(s, r);
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], kr);
         /* vectors 1..GNV-1 (vector 0 takes x: below), one per round, or two
@@ -390,28 +392,21 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const unsigned char *htab, GV *c
         G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i))));
 }
 
-HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctrb[16],
-                          uint8_t xb[16], uint8_t *out, const uint8_t *in, size_t blocks,
-                          const int dec, const unsigned nr) {
-    const __m128i bsw = gcm_bswap_mask(), cm = gcm_ctr_mask();
-    __m128i x = _mm_shuffle_epi8(hwc_x86_ld(xb), bsw);
-    __m128i c = _mm_shuffle_epi8(hwc_x86_ld(ctrb), cm);
-#if HWC_GCM_W == 128
-    const uint8_t *s = k->sched;
-#else
-    GV keys[15];   /* the round keys in every lane: wiped below */
-    G_UNROLL for (unsigned r = 0; r <= nr; r++) keys[r] = G_BC(hwc_x86_ld(k->sched + 16 * r));
-    const uint8_t *s = (const uint8_t *)keys;
-#endif
+/* The whole-block part of a call with round keys from s (wide: a table of
+   broadcast keys; else the schedule). */
+HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned char *htab, __m128i *xp,
+                            __m128i *cp, uint8_t *out, const uint8_t *in, size_t blocks, const int dec,
+                            const unsigned nr) {
+    __m128i x = *xp, c = *cp;
     const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
     if (blocks >= GB) {
         GV cv = G_ADD32(G_BC(c), G_LANE_INC);
         if (!dec) {
-            gcm_batch(s, htab, &cv, &x, 0, NULL, out, in, nr);
+            gcm_batch(s, wide, htab, &cv, &x, 0, NULL, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
         while (blocks >= GB) {
-            gcm_batch(s, htab, &cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
+            gcm_batch(s, wide, htab, &cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
         c = G_LOW(cv);
@@ -419,16 +414,36 @@ HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8
     }
     if (dec) {
         x = gh_blocks(htab, x, in, blocks);
-        gcm_ctr_tail(s, &c, out, in, blocks, nr);
+        gcm_ctr_tail(s, wide, &c, out, in, blocks, nr);
     } else {
-        gcm_ctr_tail(s, &c, out, in, blocks, nr);
+        gcm_ctr_tail(s, wide, &c, out, in, blocks, nr);
         x = gh_blocks(htab, x, hashed_to, (size_t)(out + 16 * blocks - hashed_to) / 16);
+    }
+    *xp = x;
+    *cp = c;
+}
+
+/* ymm/zmm: from this many blocks on, the keys are broadcast once into a
+   table in this frame (wiped on return) and read as full-width loads;
+   below, a broadcast per use costs less than filling and wiping it. */
+#define G_TABLE_BLOCKS 128
+
+HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctrb[16],
+                          uint8_t xb[16], uint8_t *out, const uint8_t *in, size_t blocks,
+                          const int dec, const unsigned nr) {
+    const __m128i bsw = gcm_bswap_mask(), cm = gcm_ctr_mask();
+    __m128i x = _mm_shuffle_epi8(hwc_x86_ld(xb), bsw);
+    __m128i c = _mm_shuffle_epi8(hwc_x86_ld(ctrb), cm);
+    if (HWC_GCM_W > 128 && blocks >= G_TABLE_BLOCKS) {
+        GV keys[15];   /* the round keys in every lane: wiped below */
+        G_UNROLL for (unsigned r = 0; r <= nr; r++) keys[r] = G_BC(hwc_x86_ld(k->sched + 16 * r));
+        gcm_run((const uint8_t *)keys, 1, htab, &x, &c, out, in, blocks, dec, nr);
+        hwc_wipe_inline(keys, sizeof(GV) * (nr + 1));
+    } else {
+        gcm_run(k->sched, 0, htab, &x, &c, out, in, blocks, dec, nr);
     }
     hwc_x86_st(xb, _mm_shuffle_epi8(x, bsw));
     hwc_x86_st(ctrb, _mm_shuffle_epi8(c, cm));
-#if HWC_GCM_W != 128
-    hwc_wipe_inline(keys, sizeof(GV) * (nr + 1));
-#endif
 }
 
 #define GCM_BY_ROUNDS(C) do { \

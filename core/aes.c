@@ -136,6 +136,12 @@ int hwc_aes_xts_setkey(hwc_aes_xts_key *k, const uint8_t *key, size_t key_len) {
     return rc;
 }
 
+unsigned hwc_aes_xts_clean(const hwc_aes_xts_key *k) {
+    const hwc_aes_impl *di = k ? hwc_aes_key_impl(&k->data) : NULL;
+    const hwc_aes_impl *ti = k ? hwc_aes_key_impl(&k->tweak) : NULL;
+    return di && ti ? di->clean_frames & ti->clean_frames : 0;
+}
+
 /* The length is checked before out and in: with len 0 they may be NULL and
    the answer is the length error. */
 static int xts_check(const hwc_aes_xts_key *k, const uint8_t *tweak, const uint8_t *out,
@@ -179,7 +185,7 @@ static int xts_crypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8_t 
         hwc_wipe_inline(y, sizeof y);
     }
     hwc_wipe_inline(t, sizeof t);
-    HWC_SCRUB_UNLESS(di->clean_frames & ti->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_XTS);
+    HWC_SCRUB_UNLESS(hwc_aes_xts_clean(k), HWC_CLEAN_MODES, HWC_SCRUB_XTS);
     return HWC_OK;
 }
 

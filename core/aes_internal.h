@@ -8,6 +8,9 @@
 /* The kernel table of a key set by hwc_aes_setkey, or NULL when the key was
    never set (rounds == 0) or does not look like a set key. */
 const hwc_aes_impl *hwc_aes_key_impl(const hwc_aes_key *k);
+/* The clean_frames bits (internal/kernel.h) both halves of an XTS key
+   share; 0 when k or a half is unusable (then core/ scrubs). */
+unsigned hwc_aes_xts_clean(const hwc_aes_xts_key *k);
 
 /* hwc_aes_setkey with a given kernel table instead of the active one (same
    checks and return codes; impl must have setkey and ecb_*). hwc_aes_setkey

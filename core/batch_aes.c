@@ -242,23 +242,16 @@ static int xts_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_
     return HWC_OK;
 }
 
-/* The clean_frames bits both halves of an XTS key share (0 when unusable). */
-static unsigned xts_clean(const hwc_aes_xts_key *k) {
-    const hwc_aes_impl *di = k ? hwc_aes_key_impl(&k->data) : NULL;
-    const hwc_aes_impl *ti = k ? hwc_aes_key_impl(&k->tweak) : NULL;
-    return di && ti ? di->clean_frames & ti->clean_frames : 0;
-}
-
 int hwc_aes_xts_encrypt_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size,
                                 uint8_t *out, const uint8_t *in, size_t len) {
     int rc = xts_sectors(k, sector, sector_size, out, in, len, 0);
-    HWC_SCRUB_UNLESS(xts_clean(k), HWC_CLEAN_MODES, HWC_SCRUB_XTS);
+    HWC_SCRUB_UNLESS(hwc_aes_xts_clean(k), HWC_CLEAN_MODES, HWC_SCRUB_XTS);
     return rc;
 }
 
 int hwc_aes_xts_decrypt_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size,
                                 uint8_t *out, const uint8_t *in, size_t len) {
     int rc = xts_sectors(k, sector, sector_size, out, in, len, 1);
-    HWC_SCRUB_UNLESS(xts_clean(k), HWC_CLEAN_MODES, HWC_SCRUB_XTS);
+    HWC_SCRUB_UNLESS(hwc_aes_xts_clean(k), HWC_CLEAN_MODES, HWC_SCRUB_XTS);
     return rc;
 }

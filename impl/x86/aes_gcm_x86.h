@@ -60,6 +60,8 @@ typedef __m128i GV;
 #define G_ADD32 _mm_add_epi32
 #define G_SHUF8 _mm_shuffle_epi8
 #define G_SWAPQ(v) _mm_shuffle_epi32(v, 0x4e)
+#define G_UNPLO _mm_unpacklo_epi64
+#define G_UNPHI _mm_unpackhi_epi64
 #define G_CLMUL(a, b, i) _mm_clmulepi64_si128(a, b, i)
 #define G_ENC _mm_aesenc_si128
 #define G_ENCL _mm_aesenclast_si128
@@ -78,6 +80,8 @@ typedef __m256i GV;
 #define G_ADD32 _mm256_add_epi32
 #define G_SHUF8 _mm256_shuffle_epi8
 #define G_SWAPQ(v) _mm256_shuffle_epi32(v, 0x4e)
+#define G_UNPLO _mm256_unpacklo_epi64
+#define G_UNPHI _mm256_unpackhi_epi64
 #define G_CLMUL(a, b, i) _mm256_clmulepi64_epi128(a, b, i)
 #define G_ENC _mm256_aesenc_epi128
 #define G_ENCL _mm256_aesenclast_epi128
@@ -96,6 +100,8 @@ typedef __m512i GV;
 #define G_ADD32 _mm512_add_epi32
 #define G_SHUF8 _mm512_shuffle_epi8
 #define G_SWAPQ(v) _mm512_shuffle_epi32(v, _MM_PERM_BADC)
+#define G_UNPLO _mm512_unpacklo_epi64
+#define G_UNPHI _mm512_unpackhi_epi64
 #define G_CLMUL(a, b, i) _mm512_clmulepi64_epi128(a, b, i)
 #define G_ENC _mm512_aesenc_epi128
 #define G_ENCL _mm512_aesenclast_epi128
@@ -163,17 +169,37 @@ HWC_X86_INLINE __m128i gcm_ctr_mask(void) {
 
 /* Karatsuba accumulation of d * p per 128-bit lane: lo, hi and the middle
    product (d0 ^ d1)(p0 ^ p1), kt holding p0 ^ p1. */
+#ifndef EXP_UNPK
+#define EXP_UNPK 1
+#endif
+#ifndef EXP_NOMID
+#define EXP_NOMID 0
+#endif
+#if EXP_NOMID
+#define G_MIDOP(d) (d)
+#else
+#define G_MIDOP(d) G_XOR(d, G_SWAPQ(d))
+#endif
 HWC_X86_INLINE void gh_acc(GV d, GV p, GV kt, GV *lo, GV *hi, GV *mid) {
     *lo = G_XOR(*lo, G_CLMUL(d, p, 0x00));
     *hi = G_XOR(*hi, G_CLMUL(d, p, 0x11));
-    *mid = G_XOR(*mid, G_CLMUL(G_XOR(d, G_SWAPQ(d)), kt, 0x00));
+    *mid = G_XOR(*mid, G_CLMUL(G_MIDOP(d), kt, 0x00));
 }
 
-/* Two products at once, each sum updated by one three-way XOR. */
-HWC_X86_INLINE void gh_acc2(GV d, GV p, GV kt, GV e, GV q, GV ku, GV *lo, GV *hi, GV *mid) {
-    *lo = G_XOR3(*lo, G_CLMUL(d, p, 0x00), G_CLMUL(e, q, 0x00));
-    *hi = G_XOR3(*hi, G_CLMUL(d, p, 0x11), G_CLMUL(e, q, 0x11));
-    *mid = G_XOR3(*mid, G_CLMUL(G_XOR(d, G_SWAPQ(d)), kt, 0x00), G_CLMUL(G_XOR(e, G_SWAPQ(e)), ku, 0x00));
+/* Two products at once, each sum updated by one three-way XOR (first: the
+   sums start from these products). The middle products take (d0 ^ d1,
+   e0 ^ e1) from one unpack pair: 3 instructions for both operands. */
+HWC_X86_INLINE void gh_acc2(GV d, GV p, GV kt, GV e, GV q, GV ku, GV *lo, GV *hi, GV *mid, const int first) {
+    const GV t = G_XOR(G_UNPLO(d, e), G_UNPHI(d, e));
+    if (first) {
+        *lo = G_XOR(G_CLMUL(d, p, 0x00), G_CLMUL(e, q, 0x00));
+        *hi = G_XOR(G_CLMUL(d, p, 0x11), G_CLMUL(e, q, 0x11));
+        *mid = G_XOR(G_CLMUL(t, kt, 0x00), G_CLMUL(t, ku, 0x01));
+    } else {
+        *lo = G_XOR3(*lo, G_CLMUL(d, p, 0x00), G_CLMUL(e, q, 0x00));
+        *hi = G_XOR3(*hi, G_CLMUL(d, p, 0x11), G_CLMUL(e, q, 0x11));
+        *mid = G_XOR3(*mid, G_CLMUL(t, kt, 0x00), G_CLMUL(t, ku, 0x01));
+    }
 }
 
 /* (hi x^128 + m x^64 + lo) x^-128 mod g* per lane, m = mid ^ lo ^ hi: the
@@ -323,20 +349,35 @@ HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, const int wide, __m128i *c, u
    (16 vector registers). With 32 zmm registers the compiler's own order
    measured faster. MemorySanitizer builds (internal/ct.h) leave it out: MSan
    checks asm operands as if they were branch conditions. */
-#if HWC_GCM_W == 512 || defined(HWC_CT_MSAN)
-#define G_FENCE(a, v, lo, hi, mid) ((void)0)
+#ifndef EXP_FENCE512
+#define EXP_FENCE512 0
+#endif
+#if (HWC_GCM_W == 512 && !EXP_FENCE512) || defined(HWC_CT_MSAN)
+#define G_FENCE(a, v, w, lo, hi, mid) ((void)0)
 #else
-#define G_FENCE(a, v, lo, hi, mid) \
-    __asm__("" : "+x"(a[0]), "+x"(a[1]), "+x"(a[2]), "+x"(a[3]), "+x"(a[4]), "+x"(a[5]), \
-            "+x"(a[6]), "+x"(a[7]), "+x"(v), "+x"(lo), "+x"(hi), "+x"(mid))
+#define G_FENCE(a, v, w, lo, hi, mid) \
+    __asm__("" : "+v"(a[0]), "+v"(a[1]), "+v"(a[2]), "+v"(a[3]), "+v"(a[4]), "+v"(a[5]), \
+            "+v"(a[6]), "+v"(a[7]), "+v"(v), "+v"(w), "+v"(lo), "+v"(hi), "+v"(mid))
 #endif
 #if GNV != 8
 #error "G_FENCE lists 8 vectors"
 #endif
 
 /* One iteration: GB blocks of CTR (round key table s) from lane counters cv (advanced), and, when
-   hash (a constant) is set, GHASH of the GB blocks at gsrc into *x, one vector per
-   AES round. gsrc is read before out is written (decryption in place). */
+   hash (a constant) is set, GHASH of the GB blocks at gsrc into *x. gsrc is read before out is
+   written (decryption in place). */
+#ifndef EXP_FIRST
+#define EXP_FIRST 0
+#endif
+#ifndef G_PAIRS128
+#define G_PAIRS128 (HWC_GCM_W == 512)
+#endif
+#ifndef G_PERMCTR
+#define G_PERMCTR (HWC_GCM_W == 512)
+#endif
+#ifndef G_PAIRSLONG
+#define G_PAIRSLONG 0
+#endif
 HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
                               __m128i *x, const int hash, const uint8_t *gsrc, uint8_t *out,
                               const uint8_t *in, const unsigned nr) {
@@ -353,38 +394,68 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
     if (hash) __asm__("" : "+r"(gsrc));
     /* One shuffle per vector, no branch: the counter is secret when the IV
        is not 12 bytes (J0 = GHASH_H(IV || 0 || len(IV)), SP 800-38D 7.1). */
-    G_UNROLL for (int i = 0; i < GNV; i++) {
-        a[i] = G_XOR(G_SHUF8(*cv, cmv), G_RK(s, 0));
-        *cv = G_ADD32(*cv, step);
+#if G_PERMCTR
+    if (nr == 10) {
+        /* cv[0], cv[1]: the next 32 counters, one per 32-bit lane, native
+           order; cv[2]: the counter block (first 12 bytes) in every lane.
+           Each block takes 3 words of IV ^ rk0 and one word of
+           bswap32(counter) ^ rk0 (word 3), by a two-table word permute. */
+        const GV k0 = G_RK(s, 0);
+        const GV ivk = G_XOR(cv[2], k0);
+        const GV kw = _mm512_shuffle_epi32(k0, _MM_PERM_DDDD);
+        const GV bsw32 = G_BC(_mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
+        const GV t0 = G_XOR(G_SHUF8(cv[0], bsw32), kw), t1 = G_XOR(G_SHUF8(cv[1], bsw32), kw);
+        const GV inc = _mm512_set1_epi32(GB);
+        cv[0] = G_ADD32(cv[0], inc);
+        cv[1] = G_ADD32(cv[1], inc);
+        G_UNROLL for (int i = 0; i < GNV; i++) {
+            const int b = 4 * (i % 4);
+            const GV idx = _mm512_set_epi32(b + 3, 16 + 14, 16 + 13, 16 + 12, b + 2, 16 + 10, 16 + 9, 16 + 8,
+                                            b + 1, 16 + 6, 16 + 5, 16 + 4, b, 16 + 2, 16 + 1, 16 + 0);
+            a[i] = _mm512_permutex2var_epi32(i < 4 ? t0 : t1, idx, ivk);
+        }
+    } else
+#endif
+    {
+        G_UNROLL for (int i = 0; i < GNV; i++) {
+            a[i] = G_XOR(G_SHUF8(*cv, cmv), G_RK(s, 0));
+            *cv = G_ADD32(*cv, step);
+        }
     }
+    const int pairs = nr == 10 ? G_PAIRS128 : G_PAIRSLONG;
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
         if (!wide) G_OPAQUE(s);   /* a broadcast just before its round, never all at once */
         const GV kr = G_RK(s, r);
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], kr);
-        /* vectors 1..GNV-1 (vector 0 takes x: below), one per round, or two
-           per round for AES-128 where three-way XORs (VPTERNLOG) sum two
-           products in one instruction (zmm: measured faster for AES-128,
-           slower for longer keys, whose extra rounds spread the products) */
-        const int pairs = G_PAIRS && nr == 10;
-        const unsigned v = pairs ? 2 * r - 1 : r;
-        if (hash && v < GNV) {
+        if (hash && pairs && 2 * r < GNV) {
+            /* vectors 2r - 1 and 2r after round r */
+            const unsigned v = 2 * r - 1;
             GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
-            G_FENCE(a, d, lo, hi, mid);
-            if (pairs && v + 1 < GNV) {
-                GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
-                gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v),
-                        e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
-            } else {
-                gh_acc(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v), &lo, &hi, &mid);
-            }
+            GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
+            G_FENCE(a, d, e, lo, hi, mid);
+            gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v),
+                    e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid, 0);
+        } else if (hash && !pairs && r < GNV) {
+            /* vector r after round r */
+            GV d = G_SHUF8(G_LD(gsrc + 16 * GL * r), bswv);
+            G_FENCE(a, d, d, lo, hi, mid);
+            gh_acc(d, G_LDK(pw + 16 * GL * r), G_LDK(kt + 16 * GL * r), &lo, &hi, &mid);
         }
     }
     if (hash) {
-        /* The block that takes x last, so that the chain from one
-           iteration's x to the next is one product, one reduction and the
-           lane sum (cheaper than carrying lane partials times H^GB: the
-           carry-less multiplies, not the lane sum, bound the loop). */
-        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
+        /* vector 0, which takes x, last (with vector GNV - 1 when in pairs):
+           the chain from one iteration's x to the next is one product, one
+           reduction and the lane sum (cheaper than carrying lane partials
+           times H^GB: the carry-less multiplies, not the lane sum, bound the
+           loop). */
+        const GV d = G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x));
+        if (pairs) {
+            const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (GNV - 1)), bswv);
+            gh_acc2(d, G_LDK(pw), G_LDK(kt), e, G_LDK(pw + 16 * GL * (GNV - 1)),
+                    G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid, 0);
+        } else {
+            gh_acc(d, G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
+        }
         *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
     }
     const GV kl = G_RK(s, nr);
@@ -400,16 +471,29 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
     __m128i x = *xp, c = *cp;
     const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
     if (blocks >= GB) {
-        GV cv = G_ADD32(G_BC(c), G_LANE_INC);
+        GV cv[3];
+#if G_PERMCTR
+        if (nr == 10) {
+        cv[0] = _mm512_add_epi32(_mm512_set1_epi32(_mm_extract_epi32(c, 3)),
+                                 _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+        cv[1] = _mm512_add_epi32(cv[0], _mm512_set1_epi32(16));
+        cv[2] = G_BC(_mm_shuffle_epi8(c, gcm_ctr_mask()));
+        } else
+#endif
+        cv[0] = G_ADD32(G_BC(c), G_LANE_INC);
         if (!dec) {
-            gcm_batch(s, wide, htab, &cv, &x, 0, NULL, out, in, nr);
+            gcm_batch(s, wide, htab, cv, &x, 0, NULL, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
         while (blocks >= GB) {
-            gcm_batch(s, wide, htab, &cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
+            gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
-        c = G_LOW(cv);
+#if G_PERMCTR
+        if (nr == 10) c = _mm_insert_epi32(c, _mm_cvtsi128_si32(G_LOW(cv[0])), 3);
+        else
+#endif
+        c = G_LOW(cv[0]);
         hashed_to = dec ? in : out - 16 * GB;
     }
     if (dec) {

@@ -169,46 +169,44 @@ HWC_X86_INLINE __m128i gcm_ctr_mask(void) {
 
 /* Karatsuba accumulation of d * p per 128-bit lane: lo, hi and the middle
    product (d0 ^ d1)(p0 ^ p1), kt holding p0 ^ p1. */
-#ifndef EXP_UNPK
-#define EXP_UNPK 1
-#endif
-#ifndef EXP_NOMID
-#define EXP_NOMID 0
-#endif
-#if EXP_NOMID
-#define G_MIDOP(d) (d)
-#else
-#define G_MIDOP(d) G_XOR(d, G_SWAPQ(d))
-#endif
 HWC_X86_INLINE void gh_acc(GV d, GV p, GV kt, GV *lo, GV *hi, GV *mid) {
     *lo = G_XOR(*lo, G_CLMUL(d, p, 0x00));
     *hi = G_XOR(*hi, G_CLMUL(d, p, 0x11));
-    *mid = G_XOR(*mid, G_CLMUL(G_MIDOP(d), kt, 0x00));
+    *mid = G_XOR(*mid, G_CLMUL(G_XOR(d, G_SWAPQ(d)), kt, 0x00));
 }
 
-/* Two products at once, each sum updated by one three-way XOR (first: the
-   sums start from these products). The middle products take (d0 ^ d1,
-   e0 ^ e1) from one unpack pair: 3 instructions for both operands. */
-HWC_X86_INLINE void gh_acc2(GV d, GV p, GV kt, GV e, GV q, GV ku, GV *lo, GV *hi, GV *mid, const int first) {
+/* Two products at once, each sum updated by one three-way XOR. Both middle
+   operands come from one vector t = (d0 ^ d1, e0 ^ e1) per lane, the middle
+   products taking its low and its high half: zmm builds t from a byte
+   alignment (a shuffle-unit instruction) and a blend, other widths from an
+   unpack pair; either way fewer instructions on the 4-wide vector ALUs,
+   which the carry-less multiplies also occupy (docs/gcm.md). */
+HWC_X86_INLINE void gh_acc2(GV d, GV p, GV kt, GV e, GV q, GV ku, GV *lo, GV *hi, GV *mid) {
+#if HWC_GCM_W == 512
+    const GV t = G_XOR(_mm512_alignr_epi8(e, d, 8), _mm512_mask_blend_epi64(0xAA, d, e));
+#else
     const GV t = G_XOR(G_UNPLO(d, e), G_UNPHI(d, e));
-    if (first) {
-        *lo = G_XOR(G_CLMUL(d, p, 0x00), G_CLMUL(e, q, 0x00));
-        *hi = G_XOR(G_CLMUL(d, p, 0x11), G_CLMUL(e, q, 0x11));
-        *mid = G_XOR(G_CLMUL(t, kt, 0x00), G_CLMUL(t, ku, 0x01));
-    } else {
-        *lo = G_XOR3(*lo, G_CLMUL(d, p, 0x00), G_CLMUL(e, q, 0x00));
-        *hi = G_XOR3(*hi, G_CLMUL(d, p, 0x11), G_CLMUL(e, q, 0x11));
-        *mid = G_XOR3(*mid, G_CLMUL(t, kt, 0x00), G_CLMUL(t, ku, 0x01));
-    }
+#endif
+    *lo = G_XOR3(*lo, G_CLMUL(d, p, 0x00), G_CLMUL(e, q, 0x00));
+    *hi = G_XOR3(*hi, G_CLMUL(d, p, 0x11), G_CLMUL(e, q, 0x11));
+    *mid = G_XOR3(*mid, G_CLMUL(t, kt, 0x00), G_CLMUL(t, ku, 0x01));
 }
+
+/* Swap of the 64-bit halves of each lane, for the reduction: on zmm a byte
+   alignment (shuffle unit) instead of VPSHUFD (vector ALU), as above. */
+#if HWC_GCM_W == 512
+#define G_SWAPQ_R(v) _mm512_alignr_epi8(v, v, 8)
+#else
+#define G_SWAPQ_R G_SWAPQ
+#endif
 
 /* (hi x^128 + m x^64 + lo) x^-128 mod g* per lane, m = mid ^ lo ^ hi: the
    low 64-bit half is folded twice (section comment at the top). */
 HWC_X86_INLINE GV gh_reduce(GV lo, GV hi, GV mid) {
     const GV K = G_BC(_mm_set_epi64x(0, (long long)GCM_FOLD_CONST));
     GV m = G_XOR3(mid, lo, hi);
-    m = G_XOR3(m, G_CLMUL(lo, K, 0x00), G_SWAPQ(lo));
-    return G_XOR3(hi, G_CLMUL(m, K, 0x00), G_SWAPQ(m));
+    m = G_XOR3(m, G_CLMUL(lo, K, 0x00), G_SWAPQ_R(lo));
+    return G_XOR3(hi, G_CLMUL(m, K, 0x00), G_SWAPQ_R(m));
 }
 
 /* XOR of the 128-bit lanes. */
@@ -349,35 +347,21 @@ HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, const int wide, __m128i *c, u
    (16 vector registers). With 32 zmm registers the compiler's own order
    measured faster. MemorySanitizer builds (internal/ct.h) leave it out: MSan
    checks asm operands as if they were branch conditions. */
-#ifndef EXP_FENCE512
-#define EXP_FENCE512 0
-#endif
-#if (HWC_GCM_W == 512 && !EXP_FENCE512) || defined(HWC_CT_MSAN)
+#if HWC_GCM_W == 512 || defined(HWC_CT_MSAN)
 #define G_FENCE(a, v, w, lo, hi, mid) ((void)0)
 #else
 #define G_FENCE(a, v, w, lo, hi, mid) \
-    __asm__("" : "+v"(a[0]), "+v"(a[1]), "+v"(a[2]), "+v"(a[3]), "+v"(a[4]), "+v"(a[5]), \
-            "+v"(a[6]), "+v"(a[7]), "+v"(v), "+v"(w), "+v"(lo), "+v"(hi), "+v"(mid))
+    __asm__("" : "+x"(a[0]), "+x"(a[1]), "+x"(a[2]), "+x"(a[3]), "+x"(a[4]), "+x"(a[5]), \
+            "+x"(a[6]), "+x"(a[7]), "+x"(v), "+x"(w), "+x"(lo), "+x"(hi), "+x"(mid))
 #endif
 #if GNV != 8
 #error "G_FENCE lists 8 vectors"
 #endif
 
-/* One iteration: GB blocks of CTR (round key table s) from lane counters cv (advanced), and, when
-   hash (a constant) is set, GHASH of the GB blocks at gsrc into *x. gsrc is read before out is
-   written (decryption in place). */
-#ifndef EXP_FIRST
-#define EXP_FIRST 0
-#endif
-#ifndef G_PAIRS128
-#define G_PAIRS128 (HWC_GCM_W == 512)
-#endif
-#ifndef G_PERMCTR
-#define G_PERMCTR (HWC_GCM_W == 512)
-#endif
-#ifndef G_PAIRSLONG
-#define G_PAIRSLONG 0
-#endif
+/* One iteration: GB blocks of CTR (round key table s) from the counters cv (advanced; the
+   layout is gcm_run's), and, when hash (a constant) is set, GHASH of the GB blocks at gsrc
+   into *x, spread over the AES rounds. gsrc is read before out is written (decryption in
+   place). */
 HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
                               __m128i *x, const int hash, const uint8_t *gsrc, uint8_t *out,
                               const uint8_t *in, const unsigned nr) {
@@ -392,14 +376,19 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
        output, which the compiler would otherwise keep (and spill) from the
        stores before */
     if (hash) __asm__("" : "+r"(gsrc));
-    /* One shuffle per vector, no branch: the counter is secret when the IV
-       is not 12 bytes (J0 = GHASH_H(IV || 0 || len(IV)), SP 800-38D 7.1). */
-#if G_PERMCTR
+    /* No branch on the counter: it is secret when the IV is not 12 bytes
+       (J0 = GHASH_H(IV || 0 || len(IV)), SP 800-38D 7.1). */
+#if HWC_GCM_W == 512
     if (nr == 10) {
-        /* cv[0], cv[1]: the next 32 counters, one per 32-bit lane, native
-           order; cv[2]: the counter block (first 12 bytes) in every lane.
-           Each block takes 3 words of IV ^ rk0 and one word of
-           bswap32(counter) ^ rk0 (word 3), by a two-table word permute. */
+        /* cv[0], cv[1]: the next 32 counter words (inc32: 32-bit lane adds),
+           one per lane; cv[2]: the counter block in every lane. A block is
+           words 0-2 of cv[2] ^ rk0 and word 3 = bswap32(counter) ^ rk0's
+           word 3, put together by a two-table word permute (shuffle unit):
+           2 adds, 2 byte shuffles, 4 XORs and 8 permutes per 32 blocks
+           instead of 8 adds, 8 byte shuffles and 8 XORs, fewer instructions
+           on the vector ALUs, which bound this loop with the carry-less
+           multiplies (docs/gcm.md). AES-192/256, whose loop the AES units
+           bound, keep one shuffle per vector (measured faster there). */
         const GV k0 = G_RK(s, 0);
         const GV ivk = G_XOR(cv[2], k0);
         const GV kw = _mm512_shuffle_epi32(k0, _MM_PERM_DDDD);
@@ -417,16 +406,20 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
     } else
 #endif
     {
+        /* cv[0]: lane counters (the top); one byte shuffle per vector */
         G_UNROLL for (int i = 0; i < GNV; i++) {
             a[i] = G_XOR(G_SHUF8(*cv, cmv), G_RK(s, 0));
             *cv = G_ADD32(*cv, step);
         }
     }
-    const int pairs = nr == 10 ? G_PAIRS128 : G_PAIRSLONG;
+    const int pairs = G_PAIRS && nr == 10;
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
         if (!wide) G_OPAQUE(s);   /* a broadcast just before its round, never all at once */
         const GV kr = G_RK(s, r);
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], kr);
+        /* zmm AES-128: two products per round (three-way XORs sum them:
+           measured faster for AES-128, slower for longer keys, whose extra
+           rounds spread the products); else one per round */
         if (hash && pairs && 2 * r < GNV) {
             /* vectors 2r - 1 and 2r after round r */
             const unsigned v = 2 * r - 1;
@@ -434,7 +427,7 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
             GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
             G_FENCE(a, d, e, lo, hi, mid);
             gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v),
-                    e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid, 0);
+                    e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
         } else if (hash && !pairs && r < GNV) {
             /* vector r after round r */
             GV d = G_SHUF8(G_LD(gsrc + 16 * GL * r), bswv);
@@ -452,7 +445,7 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
         if (pairs) {
             const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (GNV - 1)), bswv);
             gh_acc2(d, G_LDK(pw), G_LDK(kt), e, G_LDK(pw + 16 * GL * (GNV - 1)),
-                    G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid, 0);
+                    G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid);
         } else {
             gh_acc(d, G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
         }
@@ -472,7 +465,7 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
     const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
     if (blocks >= GB) {
         GV cv[3];
-#if G_PERMCTR
+#if HWC_GCM_W == 512
         if (nr == 10) {
         cv[0] = _mm512_add_epi32(_mm512_set1_epi32(_mm_extract_epi32(c, 3)),
                                  _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
@@ -489,7 +482,7 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
             gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
         }
-#if G_PERMCTR
+#if HWC_GCM_W == 512
         if (nr == 10) c = _mm_insert_epi32(c, _mm_cvtsi128_si32(G_LOW(cv[0])), 3);
         else
 #endif

@@ -348,11 +348,11 @@ HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, const int wide, __m128i *c, u
    measured faster. MemorySanitizer builds (internal/ct.h) leave it out: MSan
    checks asm operands as if they were branch conditions. */
 #if HWC_GCM_W == 512 || defined(HWC_CT_MSAN)
-#define G_FENCE(a, v, w, lo, hi, mid) ((void)0)
+#define G_FENCE(a, v, lo, hi, mid) ((void)0)
 #else
-#define G_FENCE(a, v, w, lo, hi, mid) \
+#define G_FENCE(a, v, lo, hi, mid) \
     __asm__("" : "+x"(a[0]), "+x"(a[1]), "+x"(a[2]), "+x"(a[3]), "+x"(a[4]), "+x"(a[5]), \
-            "+x"(a[6]), "+x"(a[7]), "+x"(v), "+x"(w), "+x"(lo), "+x"(hi), "+x"(mid))
+            "+x"(a[6]), "+x"(a[7]), "+x"(v), "+x"(lo), "+x"(hi), "+x"(mid))
 #endif
 #if GNV != 8
 #error "G_FENCE lists 8 vectors"
@@ -423,15 +423,14 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
         if (hash && pairs && 2 * r < GNV) {
             /* vectors 2r - 1 and 2r after round r */
             const unsigned v = 2 * r - 1;
-            GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
-            GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
-            G_FENCE(a, d, e, lo, hi, mid);
+            const GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
+            const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
             gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v),
                     e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
         } else if (hash && !pairs && r < GNV) {
             /* vector r after round r */
             GV d = G_SHUF8(G_LD(gsrc + 16 * GL * r), bswv);
-            G_FENCE(a, d, d, lo, hi, mid);
+            G_FENCE(a, d, lo, hi, mid);
             gh_acc(d, G_LDK(pw + 16 * GL * r), G_LDK(kt + 16 * GL * r), &lo, &hi, &mid);
         }
     }

@@ -3,10 +3,12 @@
  * muladd: d += s*b with two independent carry chains per limb (Intel white
  * paper "New Instructions Supporting Large Integer Arithmetic on Intel
  * Architecture Processors", 2012): ADCX (CF) adds the previous high half to
- * the low half, ADOX (OF) adds d[i]. 8 limbs per iteration; rows of 8k limbs
- * enter the loop at its top, others part-way through a jump table; loop
- * control uses LEA/JRCXZ, which leave CF and OF alone (measured: 16 limbs
- * per iteration is no faster; docs/mpi-muladd.md has the figures).
+ * the low half, ADOX (OF) adds d[i]. Rows of 8, 16 and 32 limbs run
+ * straight-line and rows of 32k limbs a 32-limb loop, each storing a pair of
+ * limbs after the next pair is computed; other rows take an 8-limb loop
+ * (entered part-way through a jump table when n % 8 != 0). Loop control uses
+ * LEA/JRCXZ, which leave CF and OF alone (docs/mpi-muladd.md has the
+ * figures).
  *
  * montmul / montsqr: Montgomery multiplication and squaring, separated
  * operand scanning (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
@@ -178,9 +180,10 @@ static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
 }
 
 /* Rows of 8, 16 and 32 limbs (docs/mpi-muladd.md, "Stores after the next
-   pair"): the same MULX/ADCX/ADOX steps, the low halves of two limbs kept in
-   registers while the next pair is computed, then stored. Limb K uses low
-   register LO; the previous high half is in h1 for even K, h0 for odd K. */
+   pair"): per limb MULX, ADCX (CF) adds d[K], ADOX (OF) adds the previous
+   high half; the sums of two limbs stay in registers while the next pair is
+   computed, then are stored. Limb K's sum goes to register LO; the previous
+   high half is in h1 for even K, h0 for odd K. */
 #define MA_LIMB(K, LO, PH, NH)                              \
     "mulxq 8*" #K "(%[s]), %[" LO "], %[" NH "]\n\t"       \
     "adcxq 8*" #K "(%[d]), %[" LO "]\n\t"                  \

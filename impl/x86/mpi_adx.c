@@ -4,11 +4,11 @@
  * paper "New Instructions Supporting Large Integer Arithmetic on Intel
  * Architecture Processors", 2012): ADCX (CF) adds the previous high half to
  * the low half, ADOX (OF) adds d[i]. Rows of 8, 16 and 32 limbs run
- * straight-line and rows of 32k limbs a 32-limb loop, each storing a pair of
- * limbs after the next pair is computed; other rows take an 8-limb loop
- * (entered part-way through a jump table when n % 8 != 0). Loop control uses
- * LEA/JRCXZ, which leave CF and OF alone (docs/mpi-muladd.md has the
- * figures).
+ * straight-line, rows of 32k limbs a 32-limb loop, other rows of 8k limbs a
+ * 16-limb loop, each storing a pair of limbs after the next pair is
+ * computed; n % 8 != 0 takes an 8-limb loop entered part-way through a jump
+ * table. Loop control uses LEA/JRCXZ, which leave CF and OF alone
+ * (docs/mpi-muladd.md has the figures).
  *
  * montmul / montsqr: Montgomery multiplication and squaring, separated
  * operand scanning (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
@@ -235,7 +235,7 @@ MA_STRAIGHT(addmul_row32, MA_ROW32, 30, 31)
 /* d[0..32*n32) += s * b, n32 >= 1: 32 limbs per pass, LEA/JRCXZ loop
    control (CF and OF untouched). Not inlined: it needs a callee-saved
    register, which the other rows would then save too. */
-static __attribute__((noinline)) hwc_limb addmul32_loop(hwc_limb *d, const hwc_limb *s, size_t n32,
+static __attribute__((noinline)) hwc_limb addmul_rows32(hwc_limb *d, const hwc_limb *s, size_t n32,
                                                         hwc_limb b) {
     hwc_limb l0, l1, l2, l3, h0, h1;
     __asm__ volatile("xorl %k[h1], %k[h1]\n" /* CF = OF = 0 */
@@ -253,13 +253,48 @@ static __attribute__((noinline)) hwc_limb addmul32_loop(hwc_limb *d, const hwc_l
     return h1;
 }
 
-/* The public row: branches on the public size only; the fixed rows first. */
+/* d[0..8*n8) += s * b, n8 >= 2: 16 limbs per pass, after one 8-limb row
+   when n8 is odd (which falls into the loop). Out of line like the above. */
+static __attribute__((noinline)) hwc_limb addmul_rows16(hwc_limb *d, const hwc_limb *s, size_t n8,
+                                                        hwc_limb b) {
+    hwc_limb l0, l1, l2, l3, h0, h1;
+    __asm__ volatile("shrq $1, %%rcx\n\t" /* passes; CF = n8 odd */
+                     "jc 3f\n\t"
+                     "xorl %k[h1], %k[h1]\n\t" /* CF = OF = 0 */
+                     "jmp 1f\n"
+                     "3:\n\t"
+                     "xorl %k[h1], %k[h1]\n\t" /* CF = OF = 0 */
+                     MA_ROW8 MA_LAST(6, 7)
+                     "leaq 64(%[s]), %[s]\n\t"
+                     "leaq 64(%[d]), %[d]\n"
+                     ".p2align 5\n"
+                     "1:\n\t" MA_ROW16 MA_LAST(14, 15)
+                     "leaq 128(%[s]), %[s]\n\t"
+                     "leaq 128(%[d]), %[d]\n\t"
+                     "leaq -1(%%rcx), %%rcx\n\t"
+                     "jrcxz 2f\n\t"
+                     "jmp 1b\n"
+                     "2:\n\t" MA_CARRY
+                     : MA_OUTPUTS, [d] "+r"(d), [s] "+r"(s), "+c"(n8)
+                     : "d"(b)
+                     : "cc", "memory");
+    return h1;
+}
+
+/* n % 8 != 0, out of line for the same reason. */
+static __attribute__((noinline)) hwc_limb addmul_rows_any(hwc_limb *d, const hwc_limb *s, size_t n,
+                                                          hwc_limb b) {
+    return addmul_any(d, s, n, b);
+}
+
+/* The public row: branches on the public size only. */
 hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
+    if ((n & 7) != 0) return addmul_rows_any(d, s, n, b);
     if (n == 32) return addmul_row32(d, s, b);
     if (n == 8) return addmul_row8(d, s, b);
     if (n == 16) return addmul_row16(d, s, b);
-    if ((n & 31) == 0) return addmul32_loop(d, s, n / 32, b);
-    return addmul(d, s, n, b);
+    if ((n & 31) == 0) return addmul_rows32(d, s, n / 32, b);
+    return addmul_rows16(d, s, n / 8, b);
 }
 
 /* Cross products of a square, one asm loop over the rows (n >= 2): row i

@@ -7,8 +7,9 @@
  * straight-line, rows of 32k limbs a 32-limb loop, other rows of 8k limbs a
  * 16-limb loop, each storing a pair of limbs after the next pair is
  * computed; n % 8 != 0 takes an 8-limb loop entered part-way through a jump
- * table. Loop control uses LEA/JRCXZ, which leave CF and OF alone
- * (docs/mpi-muladd.md has the figures).
+ * table (the pair rows swap the two chains: CF adds d[i]). Loop control
+ * uses LEA/JRCXZ, which leave CF and OF alone (docs/mpi-muladd.md has the
+ * figures).
  *
  * montmul / montsqr: Montgomery multiplication and squaring, separated
  * operand scanning (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
@@ -196,8 +197,8 @@ static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
 #define MA_QUAD(P0, P1, K0, K1, K2, K3)                     \
     MA_PAIR(K0, K1, "l0", "l1") MA_STORE(P0, P1, "l2", "l3") \
     MA_PAIR(K2, K3, "l2", "l3") MA_STORE(K0, K1, "l0", "l1")
-/* Limbs 0..8k-1 of the row at d, s (CF = OF = 0, h1 = 0 on entry); the
-   last two are left in l2, l3 for MA_LAST. */
+/* Limbs 0..7, 0..15, 0..31 of the row at d, s (CF = OF = 0, h1 = 0 on
+   entry); the last two are left in l2, l3 for MA_LAST. */
 #define MA_ROW8                                             \
     MA_PAIR(0, 1, "l0", "l1") MA_PAIR(2, 3, "l2", "l3")       \
     MA_STORE(0, 1, "l0", "l1") MA_QUAD(2, 3, 4, 5, 6, 7)
@@ -232,6 +233,19 @@ MA_STRAIGHT(addmul_row8, MA_ROW8, 6, 7)
 MA_STRAIGHT(addmul_row16, MA_ROW16, 14, 15)
 MA_STRAIGHT(addmul_row32, MA_ROW32, 30, 31)
 
+/* End of a loop pass of BYTES bytes (loop top at label 1): next pass or,
+   when %rcx reaches 0, the carry out. LEA and JRCXZ leave CF and OF alone. */
+#define MA_NEXT_PASS(BYTES)                                 \
+    "leaq " #BYTES "(%[s]), %[s]\n\t"                       \
+    "leaq " #BYTES "(%[d]), %[d]\n\t"                       \
+    "leaq -1(%%rcx), %%rcx\n\t"                             \
+    "jrcxz 2f\n\t"                                          \
+    "jmp 1b\n"                                               \
+    "2:\n\t" MA_CARRY
+/* The loops' operands: N passes in %rcx, pointers advanced. */
+#define MA_LOOP_OPERANDS(N) \
+    : MA_OUTPUTS, [d] "+r"(d), [s] "+r"(s), "+c"(N) : "d"(b) : "cc", "memory"
+
 /* d[0..32*n32) += s * b, n32 >= 1: 32 limbs per pass, LEA/JRCXZ loop
    control (CF and OF untouched). Not inlined: it needs a callee-saved
    register, which the other rows would then save too. */
@@ -241,15 +255,8 @@ static __attribute__((noinline)) hwc_limb addmul_rows32(hwc_limb *d, const hwc_l
     __asm__ volatile("xorl %k[h1], %k[h1]\n" /* CF = OF = 0 */
                      ".p2align 5\n"
                      "1:\n\t" MA_ROW32 MA_LAST(30, 31)
-                     "leaq 256(%[s]), %[s]\n\t"
-                     "leaq 256(%[d]), %[d]\n\t"
-                     "leaq -1(%%rcx), %%rcx\n\t"
-                     "jrcxz 2f\n\t"
-                     "jmp 1b\n"
-                     "2:\n\t" MA_CARRY
-                     : MA_OUTPUTS, [d] "+r"(d), [s] "+r"(s), "+c"(n32)
-                     : "d"(b)
-                     : "cc", "memory");
+                     MA_NEXT_PASS(256)
+                     MA_LOOP_OPERANDS(n32));
     return h1;
 }
 
@@ -269,15 +276,8 @@ static __attribute__((noinline)) hwc_limb addmul_rows16(hwc_limb *d, const hwc_l
                      "leaq 64(%[d]), %[d]\n"
                      ".p2align 5\n"
                      "1:\n\t" MA_ROW16 MA_LAST(14, 15)
-                     "leaq 128(%[s]), %[s]\n\t"
-                     "leaq 128(%[d]), %[d]\n\t"
-                     "leaq -1(%%rcx), %%rcx\n\t"
-                     "jrcxz 2f\n\t"
-                     "jmp 1b\n"
-                     "2:\n\t" MA_CARRY
-                     : MA_OUTPUTS, [d] "+r"(d), [s] "+r"(s), "+c"(n8)
-                     : "d"(b)
-                     : "cc", "memory");
+                     MA_NEXT_PASS(128)
+                     MA_LOOP_OPERANDS(n8));
     return h1;
 }
 

@@ -30,7 +30,8 @@
  * Counter: the counter block with its last 32-bit word byte-reversed, so
  * that a 32-bit lane add is GCM's inc32 (wrapping mod 2^32); one byte
  * shuffle per vector restores the block, at every width and whatever the
- * counter's value.
+ * counter's value (zmm AES-128: counter words in lanes and a word permute,
+ * gcm_batch).
  *
  * Constant time: AES-NI/VAES and carry-less multiplies have no
  * data-dependent timing; branches and addresses depend on lengths only,

@@ -874,12 +874,29 @@ HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v nx[HWC_NB], const uint8_t 
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
     hwc_v tv[HWC_NB], tb = V_BC(hwc_x86_ld(t));
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_vec(tb, (unsigned)i, P);
+    const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
     for (;;) {
-        for (size_t b = unit_blocks / (HWC_NB * HWC_L); b > 1; b--) {
-            keys_fresh(K);
-            xts_batch(K, tv, out, in, nr, decrypt);
-            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_odd(tv[i], P);
+        size_t b = unit_blocks / (HWC_NB * HWC_L);
+        if (b > 1) {
+            /* two sets, each stepped by two batches (as in xts_body) */
+            hwc_v tw[HWC_NB];
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
+            for (; b > 2; b -= 2) {
+                keys_fresh(K);
+                xts_batch(K, tv, out, in, nr, decrypt);
+                in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
+                keys_fresh(K);
+                xts_batch(K, tw, out, in, nr, decrypt);
+                in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
+            }
+            if (b == 2) {
+                keys_fresh(K);
+                xts_batch(K, tv, out, in, nr, decrypt);
+                in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tw[i];
+            }
         }
         keys_fresh(K);
         if (--units == 0) break;

@@ -61,8 +61,8 @@ static int ecb(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len
     const hwc_aes_impl *impl;
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK || !len) return rc;
-    (decrypt ? impl->ecb_decrypt : impl->ecb_encrypt)(k, out, in, len / 16);
-    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_FOR(len));
+    HWC_CALL_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_FOR(len),
+                          (decrypt ? impl->ecb_decrypt : impl->ecb_encrypt)(k, out, in, len / 16));
     return HWC_OK;
 }
 
@@ -82,9 +82,10 @@ static int cbc(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t
     if (!iv) return HWC_ERR_NULL_POINTER;
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK || !len) return rc;
-    (decrypt ? HWC_AES_MODE(impl, cbc_decrypt) : HWC_AES_MODE(impl, cbc_encrypt))(k, iv, out, in, len / 16);
     /* encryption is one chain (few registers); decryption runs the bulk loops */
-    HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, decrypt ? HWC_SCRUB_FOR(len) : HWC_SCRUB_CHAIN);
+    HWC_CALL_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, decrypt ? HWC_SCRUB_FOR(len) : HWC_SCRUB_CHAIN,
+                          (decrypt ? HWC_AES_MODE(impl, cbc_decrypt) : HWC_AES_MODE(impl, cbc_encrypt))(
+                              k, iv, out, in, len / 16));
     return HWC_OK;
 }
 

@@ -47,9 +47,17 @@ static hwc_limb sub_1(hwc_limb *t, size_t len, hwc_limb c) {
 
 /* The API returns a limb, not a status: n == 0, or a NULL d or s, returns 0
    and touches nothing. */
+/* The first call runs dispatch init out of line, so that the usual call
+   keeps nothing across a call: two tail calls, no saved registers. */
+static __attribute__((noinline, cold)) hwc_limb muladd_first(hwc_limb *d, const hwc_limb *s, size_t n,
+                                                            hwc_limb b) {
+    return hwc_active_mpi()->muladd(d, s, n, b);
+}
+
 hwc_limb hwc_mpi_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
     if (n == 0 || d == NULL || s == NULL) return 0;
-    return hwc_active_mpi()->muladd(d, s, n, b);
+    const hwc_mpi_impl *t = hwc_active_peek(HWC_FAM_MPI);
+    return t ? t->muladd(d, s, n, b) : muladd_first(d, s, n, b);
 }
 
 /* ---- multiplication ------------------------------------------------------------ */

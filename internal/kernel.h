@@ -212,8 +212,12 @@ enum { HWC_FAM_AES, HWC_FAM_STREEBOG, HWC_FAM_MPI, HWC_NFAM };
 extern const void *_Atomic hwc_active_table[HWC_NFAM];
 const void *hwc_active_table_init(int family);   /* runs init, then loads */
 
+/* The active table, or NULL before init (without running it). */
+static inline const void *hwc_active_peek(int family) {
+    return atomic_load_explicit(&hwc_active_table[family], memory_order_acquire);
+}
 static inline const void *hwc_active_of(int family) {
-    const void *t = atomic_load_explicit(&hwc_active_table[family], memory_order_acquire);
+    const void *t = hwc_active_peek(family);
     return t ? t : hwc_active_table_init(family);
 }
 static inline const hwc_aes_impl *hwc_active_aes(void) { return hwc_active_of(HWC_FAM_AES); }

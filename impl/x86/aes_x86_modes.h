@@ -7,8 +7,9 @@
  *
  * Shape of every parallel mode: HWC_NB vectors of HWC_L = HWC_W/128 blocks
  * in flight (8 x 4 = 32 blocks on zmm), round keys broadcast once per call
- * and held in registers, then the vectors left in groups of 4, 2 and 1
- * (HWC_LADDER; XTS: one vector at a time), then single blocks on xmm; a
+ * and held in registers, then the vectors left in a group of 4 and one of
+ * 3, 2 or 1 (HWC_REST; XTS: one vector at a time), then single blocks on
+ * xmm in groups of up to 3 (HWC_XREST); a
  * message shorter than one vector stays on xmm. Each mode is instantiated
  * per key size (10/12/14 rounds) and direction (a constant `decrypt`), so
  * only the keys in use take registers. The last XOR of each block is folded
@@ -278,11 +279,20 @@ HWC_X86_INLINE void rounds_mid(hwc_v *x, const int n, const hwc_keys *K, const u
     }
 }
 
-/* The fewer than HWC_NB vectors left after an HWC_NB-vector loop go in
-   groups of 4, 2 and 1 vectors (n, a constant in each unrolled step): each
-   round key is read once per group and the group's chains overlap, where
-   one vector per iteration would read every key per vector. */
-#define HWC_LADDER(n) HWC_UNROLL for (int n = HWC_NB / 2; n > 0; n /= 2)
+/* The fewer than HWC_NB vectors left after an HWC_NB-vector loop go in a
+   group of 4, then one group of the 3, 2 or 1 left (n, a constant in each
+   branch): each round key is read once per group and the group's chains
+   overlap, where one vector per iteration would read every key per vector.
+   count is evaluated again after each group. */
+#if HWC_NB != 8
+#error "HWC_REST covers the fewer than 8 vectors after the HWC_NB loops"
+#endif
+#define HWC_REST(count, n, call) do { \
+        if ((count) >= 4) { const int n = 4; call; } \
+        if ((count) >= 3) { const int n = 3; call; } \
+        else if ((count) == 2) { const int n = 2; call; } \
+        else if ((count) == 1) { const int n = 1; call; } \
+    } while (0)
 
 /* ---- single blocks on xmm (short messages and tails) -------------------------- */
 typedef hwc_keys hwc_xkeys;
@@ -303,6 +313,32 @@ HWC_X86_INLINE __m128i xrounds_mid(__m128i x, const hwc_xkeys *X, const unsigned
     return x;
 }
 
+/* Middle rounds of n single blocks (a constant, at most 3) on xmm, round
+   by round: one read of each key per group, pinned like round_n. */
+HWC_X86_INLINE void xrounds_mid_n(__m128i *x, const int n, const hwc_xkeys *X, const unsigned nr,
+                                  const int decrypt) {
+    const uint8_t *s = X->s;
+    HWC_UNROLL for (unsigned r = 1; r < nr; r++) {
+        __asm__ __volatile__("" : "+r"(s));
+        const __m128i k = sched_ld(s + X->stride * r);
+        HWC_UNROLL for (int i = 0; i < n; i++) x[i] = x_round(x[i], k, decrypt);
+#if !defined(HWC_CT_MSAN)   /* MSan checks asm operands like branch conditions (internal/ct.h) */
+        HWC_UNROLL for (int i = 0; i < n; i++) __asm__ __volatile__("" : "+v"(x[i]));
+#endif
+    }
+}
+
+/* Single blocks on xmm (fewer than one vector: at most 3, except after a
+   CTR carry) in groups of 3 (zmm only), 2 (zmm only) or 1; count is
+   evaluated again after each group. */
+#define HWC_XREST(count, n, call) do { \
+        while (count) { \
+            if (HWC_L > 2 && (count) >= 3) { const int n = 3; call; } \
+            else if (HWC_L > 2 && (count) == 2) { const int n = 2; call; } \
+            else { const int n = 1; call; } \
+        } \
+    } while (0)
+
 /* A message shorter than one vector never touches the wide registers (no
    broadcasts, no 512-bit power-up): each mode runs its xmm tail alone, with
    xmm keys straight from the schedule. */
@@ -320,16 +356,25 @@ HWC_X86_INLINE int xmm_only(size_t blocks) {
     } while (0)
 
 /* ---- ECB --------------------------------------------------------------------- */
-HWC_X86_INLINE void ecb_tail(hwc_xkeys *X, uint8_t *out, const uint8_t *in, size_t blocks,
-                             const unsigned nr, const int decrypt) {
-    for (; blocks; blocks--, in += 16, out += 16) {
-        keys_fresh(X);
-        const __m128i y = xrounds_mid(_mm_xor_si128(hwc_x86_ld(in), xkey(X, 0)), X, nr, decrypt);
-        hwc_x86_st(out, x_last(y, xkey(X, nr), decrypt));
-    }
+/* n single blocks (a constant, at most 3) at in. */
+HWC_X86_INLINE void ecb_xn(hwc_xkeys *X, uint8_t *out, const uint8_t *in, const int n,
+                           const unsigned nr, const int decrypt) {
+    keys_fresh(X);
+    __m128i x[3];
+    HWC_UNROLL for (int i = 0; i < n; i++) x[i] = _mm_xor_si128(hwc_x86_ld(in + 16 * i), xkey(X, 0));
+    xrounds_mid_n(x, n, X, nr, decrypt);
+    HWC_UNROLL for (int i = 0; i < n; i++) hwc_x86_st(out + 16 * i, x_last(x[i], xkey(X, nr), decrypt));
 }
 
-/* n vectors (a constant: HWC_NB, or a group of HWC_LADDER) at in. */
+HWC_X86_INLINE void ecb_tail(hwc_xkeys *X, uint8_t *out, const uint8_t *in, size_t blocks,
+                             const unsigned nr, const int decrypt) {
+    HWC_XREST(blocks, n, {
+        ecb_xn(X, out, in, n, nr, decrypt);
+        in += 16 * n; out += 16 * n; blocks -= (size_t)n;
+    });
+}
+
+/* n vectors (a constant: HWC_NB, or a group of HWC_REST) at in. */
 HWC_X86_INLINE void ecb_vecs(hwc_keys *K, uint8_t *out, const uint8_t *in, const int n,
                              const unsigned nr, const int decrypt) {
     keys_fresh(K);
@@ -357,10 +402,10 @@ HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L) {
+    HWC_REST(blocks / HWC_L, n, {
         ecb_vecs(&K, out, in, n, nr, decrypt);
         in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
-    }
+    });
     if (HWC_W > 128 && blocks) {
         hwc_xkeys X;
         xkeys_from(&X, &K);
@@ -411,16 +456,29 @@ static void cmac_chain(const hwc_aes_key *k, uint8_t state[16], const uint8_t *i
 }
 
 /* ---- CBC decryption: parallel; P_i = D(C_i) ^ C_{i-1} ------------------------ */
+/* n single blocks (a constant, at most 3) of ciphertext at in; *prev as in
+   cbcd_vecs. */
+HWC_X86_INLINE void cbcd_xn(hwc_xkeys *X, __m128i *prev, uint8_t *out, const uint8_t *in, const int n,
+                            const unsigned nr) {
+    keys_fresh(X);
+    __m128i x[3];
+    HWC_UNROLL for (int i = 0; i < n; i++) x[i] = _mm_xor_si128(hwc_x86_ld(in + 16 * i), xkey(X, 0));
+    xrounds_mid_n(x, n, X, nr, 1);
+    /* every load before any store (out may equal in) */
+    const __m128i next = hwc_x86_ld(in + 16 * n - 16);
+    x[0] = _mm_aesdeclast_si128(x[0], _mm_xor_si128(*prev, xkey(X, nr)));
+    HWC_UNROLL for (int i = 1; i < n; i++)
+        x[i] = _mm_aesdeclast_si128(x[i], _mm_xor_si128(hwc_x86_ld(in + 16 * i - 16), xkey(X, nr)));
+    HWC_UNROLL for (int i = 0; i < n; i++) hwc_x86_st(out + 16 * i, x[i]);
+    *prev = next;
+}
+
 HWC_X86_INLINE void cbcd_tail(hwc_xkeys *X, __m128i *prev, uint8_t *out, const uint8_t *in,
                               size_t blocks, const unsigned nr) {
-    for (; blocks; blocks--, in += 16, out += 16) {
-        keys_fresh(X);
-        const __m128i c = hwc_x86_ld(in);
-        const __m128i kl = _mm_xor_si128(*prev, xkey(X, nr));
-        *prev = c;
-        const __m128i y = xrounds_mid(_mm_xor_si128(c, xkey(X, 0)), X, nr, 1);
-        hwc_x86_st(out, _mm_aesdeclast_si128(y, kl));
-    }
+    HWC_XREST(blocks, n, {
+        cbcd_xn(X, prev, out, in, n, nr);
+        in += 16 * n; out += 16 * n; blocks -= (size_t)n;
+    });
 }
 
 /* n vectors (a constant) of ciphertext at in; *prev is the block before
@@ -461,10 +519,10 @@ HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out
             in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
         } while (blocks >= HWC_NB * HWC_L);
     }
-    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L) {
+    HWC_REST(blocks / HWC_L, n, {
         cbcd_vecs(&K, &prev, out, in, n, nr);
         in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
-    }
+    });
     if (HWC_W > 128 && blocks) {
         hwc_xkeys X;
         xkeys_from(&X, &K);
@@ -492,15 +550,27 @@ HWC_X86_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo) {
     return bswap128(_mm_set_epi64x((long long)hi, (long long)lo));
 }
 
+/* n single blocks (a constant, at most 3) of key stream XORed into in,
+   counters from (hi, lo) on with the full 128-bit carry. */
+HWC_X86_INLINE void ctr_xn(hwc_xkeys *X, uint64_t *hi, uint64_t *lo, uint8_t *out, const uint8_t *in,
+                           const int n, const unsigned nr) {
+    keys_fresh(X);
+    __m128i x[3];
+    HWC_UNROLL for (int i = 0; i < n; i++) {
+        x[i] = _mm_xor_si128(ctr_block(*hi, *lo), xkey(X, 0));
+        *hi += ++*lo == 0;
+    }
+    xrounds_mid_n(x, n, X, nr, 0);
+    HWC_UNROLL for (int i = 0; i < n; i++)
+        hwc_x86_st(out + 16 * i, _mm_aesenclast_si128(x[i], _mm_xor_si128(xkey(X, nr), hwc_x86_ld(in + 16 * i))));
+}
+
 HWC_X86_INLINE void ctr_tail(hwc_xkeys *X, uint64_t *hi, uint64_t *lo, uint8_t *out,
                              const uint8_t *in, size_t blocks, const unsigned nr) {
-    for (; blocks; blocks--, in += 16, out += 16) {
-        keys_fresh(X);
-        __m128i y = _mm_xor_si128(ctr_block(*hi, *lo), xkey(X, 0));
-        *hi += ++*lo == 0;
-        y = xrounds_mid(y, X, nr, 0);
-        hwc_x86_st(out, _mm_aesenclast_si128(y, _mm_xor_si128(xkey(X, nr), hwc_x86_ld(in))));
-    }
+    HWC_XREST(blocks, n, {
+        ctr_xn(X, hi, lo, out, in, n, nr);
+        in += 16 * n; out += 16 * n; blocks -= (size_t)n;
+    });
 }
 
 /* n vectors (a constant) of key stream XORed into in, counters from
@@ -567,10 +637,10 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
     }
     /* groups while no carry can leave the low 64 bits inside one, then
        single blocks on xmm (with the full carry) */
-    HWC_LADDER(n) if (blocks >= (size_t)n * HWC_L && lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
+    HWC_REST(blocks / HWC_L, n, if (lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
         ctr_vecs(&K, &hi, &lo, out, in, n, nr, 0);
         in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
-    }
+    });
     if (blocks) {
         hwc_xkeys X;
         xkeys_from(&X, &K);
@@ -991,7 +1061,8 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_L
 #undef HWC_UNROLL
 #undef HWC_BY_ROUNDS
-#undef HWC_LADDER
+#undef HWC_REST
+#undef HWC_XREST
 #undef HWC_GF_MULX_BYTES
 #undef HWC_XTS_STEP2
 #undef HWC_XTS_STEP2_Q

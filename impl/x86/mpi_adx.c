@@ -3,10 +3,13 @@
  * muladd: d += s*b with two independent carry chains per limb (Intel white
  * paper "New Instructions Supporting Large Integer Arithmetic on Intel
  * Architecture Processors", 2012): ADCX (CF) adds the previous high half to
- * the low half, ADOX (OF) adds d[i]. 8 limbs per iteration; rows of 8k limbs
- * enter the loop at its top, others part-way through a jump table; loop
- * control uses LEA/JRCXZ, which leave CF and OF alone (measured: 16 limbs
- * per iteration is no faster; docs/mpi-muladd.md has the figures).
+ * the low half, ADOX (OF) adds d[i]. Rows of 8, 16 and 32 limbs run
+ * straight-line, rows of 32k limbs a 32-limb loop, other rows of 8k limbs a
+ * 16-limb loop, each storing a pair of limbs after the next pair is
+ * computed; n % 8 != 0 takes an 8-limb loop entered part-way through a jump
+ * table (the pair rows swap the two chains: CF adds d[i]). Loop control
+ * uses LEA/JRCXZ, which leave CF and OF alone (docs/mpi-muladd.md has the
+ * figures).
  *
  * montmul / montsqr: Montgomery multiplication and squaring, separated
  * operand scanning (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
@@ -177,8 +180,121 @@ static inline void double_add_diag(hwc_limb *t, const hwc_limb *a, size_t n) {
     (void)ad;
 }
 
+/* Rows of 8, 16 and 32 limbs (docs/mpi-muladd.md, "Stores after the next
+   pair"): per limb MULX, ADCX (CF) adds d[K], ADOX (OF) adds the previous
+   high half; the sums of two limbs stay in registers while the next pair is
+   computed, then are stored. Limb K's sum goes to register LO; the previous
+   high half is in h1 for even K, h0 for odd K. */
+#define MA_LIMB(K, LO, PH, NH)                              \
+    "mulxq 8*" #K "(%[s]), %[" LO "], %[" NH "]\n\t"       \
+    "adcxq 8*" #K "(%[d]), %[" LO "]\n\t"                  \
+    "adoxq %[" PH "], %[" LO "]\n\t"
+#define MA_PAIR(K0, K1, LA, LB) MA_LIMB(K0, LA, "h1", "h0") MA_LIMB(K1, LB, "h0", "h1")
+#define MA_STORE(K0, K1, LA, LB)                            \
+    "movq %[" LA "], 8*" #K0 "(%[d])\n\t"                  \
+    "movq %[" LB "], 8*" #K1 "(%[d])\n\t"
+/* Limbs K0..K3, then the store of the pair P0, P1 before them. */
+#define MA_QUAD(P0, P1, K0, K1, K2, K3)                     \
+    MA_PAIR(K0, K1, "l0", "l1") MA_STORE(P0, P1, "l2", "l3") \
+    MA_PAIR(K2, K3, "l2", "l3") MA_STORE(K0, K1, "l0", "l1")
+/* Limbs 0..7, 0..15, 0..31 of the row at d, s (CF = OF = 0, h1 = 0 on
+   entry); the last two are left in l2, l3 for MA_LAST. */
+#define MA_ROW8                                             \
+    MA_PAIR(0, 1, "l0", "l1") MA_PAIR(2, 3, "l2", "l3")       \
+    MA_STORE(0, 1, "l0", "l1") MA_QUAD(2, 3, 4, 5, 6, 7)
+#define MA_ROW16 MA_ROW8 MA_QUAD(6, 7, 8, 9, 10, 11) MA_QUAD(10, 11, 12, 13, 14, 15)
+#define MA_ROW32                                                                   \
+    MA_ROW16 MA_QUAD(14, 15, 16, 17, 18, 19) MA_QUAD(18, 19, 20, 21, 22, 23)        \
+    MA_QUAD(22, 23, 24, 25, 26, 27) MA_QUAD(26, 27, 28, 29, 30, 31)
+#define MA_LAST(K0, K1) MA_STORE(K0, K1, "l2", "l3")
+/* carry out = h1 + CF + OF (cannot overflow) */
+#define MA_CARRY                                            \
+    "movl $0, %k[l0]\n\t"                                   \
+    "adcxq %[l0], %[h1]\n\t"                                \
+    "adoxq %[l0], %[h1]\n\t"
+#define MA_OUTPUTS                                                                 \
+    [l0] "=&r"(l0), [l1] "=&r"(l1), [l2] "=&r"(l2), [l3] "=&r"(l3), [h0] "=&r"(h0), \
+        [h1] "=&r"(h1)
+
+/* d[0..L) += s * b for a fixed L of 8, 16 or 32, straight-line (no loop
+   control): function NAME runs ROW, then stores limbs K0, K1. */
+#define MA_STRAIGHT(NAME, ROW, K0, K1)                                                      \
+    static inline __attribute__((always_inline)) hwc_limb NAME(hwc_limb *d, const hwc_limb *s, \
+                                                               hwc_limb b) {                \
+        hwc_limb l0, l1, l2, l3, h0, h1;                                                    \
+        __asm__ volatile("xorl %k[h1], %k[h1]\n\t" /* CF = OF = 0 */                       \
+                         ROW MA_LAST(K0, K1) MA_CARRY                                       \
+                         : MA_OUTPUTS                                                       \
+                         : [d] "r"(d), [s] "r"(s), "d"(b)                                   \
+                         : "cc", "memory");                                                 \
+        return h1;                                                                          \
+    }
+MA_STRAIGHT(addmul_row8, MA_ROW8, 6, 7)
+MA_STRAIGHT(addmul_row16, MA_ROW16, 14, 15)
+MA_STRAIGHT(addmul_row32, MA_ROW32, 30, 31)
+
+/* End of a loop pass of BYTES bytes (loop top at label 1): next pass or,
+   when %rcx reaches 0, the carry out. LEA and JRCXZ leave CF and OF alone. */
+#define MA_NEXT_PASS(BYTES)                                 \
+    "leaq " #BYTES "(%[s]), %[s]\n\t"                       \
+    "leaq " #BYTES "(%[d]), %[d]\n\t"                       \
+    "leaq -1(%%rcx), %%rcx\n\t"                             \
+    "jrcxz 2f\n\t"                                          \
+    "jmp 1b\n"                                               \
+    "2:\n\t" MA_CARRY
+/* The loops' operands: N passes in %rcx, pointers advanced. */
+#define MA_LOOP_OPERANDS(N) \
+    : MA_OUTPUTS, [d] "+r"(d), [s] "+r"(s), "+c"(N) : "d"(b) : "cc", "memory"
+
+/* d[0..32*n32) += s * b, n32 >= 1: 32 limbs per pass, LEA/JRCXZ loop
+   control (CF and OF untouched). Not inlined: it needs a callee-saved
+   register, which the other rows would then save too. */
+static __attribute__((noinline)) hwc_limb addmul_rows32(hwc_limb *d, const hwc_limb *s, size_t n32,
+                                                        hwc_limb b) {
+    hwc_limb l0, l1, l2, l3, h0, h1;
+    __asm__ volatile("xorl %k[h1], %k[h1]\n" /* CF = OF = 0 */
+                     ".p2align 5\n"
+                     "1:\n\t" MA_ROW32 MA_LAST(30, 31)
+                     MA_NEXT_PASS(256)
+                     MA_LOOP_OPERANDS(n32));
+    return h1;
+}
+
+/* d[0..8*n8) += s * b, n8 >= 2: 16 limbs per pass, after one 8-limb row
+   when n8 is odd (which falls into the loop). Out of line like the above. */
+static __attribute__((noinline)) hwc_limb addmul_rows16(hwc_limb *d, const hwc_limb *s, size_t n8,
+                                                        hwc_limb b) {
+    hwc_limb l0, l1, l2, l3, h0, h1;
+    __asm__ volatile("shrq $1, %%rcx\n\t" /* passes; CF = n8 odd */
+                     "jc 3f\n\t"
+                     "xorl %k[h1], %k[h1]\n\t" /* CF = OF = 0 */
+                     "jmp 1f\n"
+                     "3:\n\t"
+                     "xorl %k[h1], %k[h1]\n\t" /* CF = OF = 0 */
+                     MA_ROW8 MA_LAST(6, 7)
+                     "leaq 64(%[s]), %[s]\n\t"
+                     "leaq 64(%[d]), %[d]\n"
+                     ".p2align 5\n"
+                     "1:\n\t" MA_ROW16 MA_LAST(14, 15)
+                     MA_NEXT_PASS(128)
+                     MA_LOOP_OPERANDS(n8));
+    return h1;
+}
+
+/* n % 8 != 0, out of line for the same reason. */
+static __attribute__((noinline)) hwc_limb addmul_rows_any(hwc_limb *d, const hwc_limb *s, size_t n,
+                                                          hwc_limb b) {
+    return addmul_any(d, s, n, b);
+}
+
+/* The public row: branches on the public size only. */
 hwc_limb hwc_mpi_adx_muladd(hwc_limb *d, const hwc_limb *s, size_t n, hwc_limb b) {
-    return addmul(d, s, n, b);
+    if ((n & 7) != 0) return addmul_rows_any(d, s, n, b);
+    if (n == 32) return addmul_row32(d, s, b);
+    if (n == 8) return addmul_row8(d, s, b);
+    if (n == 16) return addmul_row16(d, s, b);
+    if ((n & 31) == 0) return addmul_rows32(d, s, n / 32, b);
+    return addmul_rows16(d, s, n / 8, b);
 }
 
 /* Cross products of a square, one asm loop over the rows (n >= 2): row i

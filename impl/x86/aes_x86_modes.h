@@ -931,13 +931,14 @@ static __attribute__((noinline)) void xts_unit_held(const uint8_t *keys, __m128i
 }
 
 #if HWC_L == 4
-/* zmm units of whole batches (unit_blocks a multiple of HWC_NB L), keys K
-   from a wide_keys buffer (memory operands: no key registers). Within a
-   unit one tweak set in registers steps by x^32 per batch; the next unit's
-   first set is made (all from T by tweak_vec: no AES/shuffle slots) into
-   nx, HWC_NB vectors of the caller's frame that it wipes, before the
-   current unit's last batch, and read back after it: no tweak latency
-   between units, and no tweak registers taken from that batch. */
+/* zmm units of whole batches (units > 0, unit_blocks a non-zero multiple
+   of HWC_NB L), keys K from a wide_keys buffer (memory operands: no key
+   registers). Within a unit two tweak sets in registers step by two
+   batches each, as in xts_body; the next unit's first set is made (all
+   from T by tweak_vec: no AES/shuffle slots) into nx, HWC_NB vectors of
+   the caller's frame that it wipes, before the current unit's last batch,
+   and read back after it: no tweak latency between units, and no tweak
+   registers taken from that batch. */
 HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v nx[HWC_NB], const uint8_t *t, size_t units,
                                    size_t unit_blocks, uint8_t *out, const uint8_t *in,
                                    const unsigned nr, const int decrypt) {
@@ -1005,7 +1006,7 @@ HWC_X86_INLINE void xts_units_n(const hwc_aes_key *k, const uint8_t *t, size_t u
     hwc_v wide[15];
     if (HWC_L == 4) wide_keys(&K, wide, nr);
 #if HWC_L == 4
-    if (unit_blocks % (HWC_NB * HWC_L) == 0) {
+    if (units && unit_blocks && unit_blocks % (HWC_NB * HWC_L) == 0) {
         hwc_v nx[HWC_NB];
         xts_units_pipe(&K, nx, t, units, unit_blocks, out, in, nr, decrypt);
         hwc_wipe_inline(nx, sizeof nx);

@@ -385,7 +385,7 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
            one per lane; cv[2]: the counter block in every lane. A block is
            words 0-2 of cv[2] ^ rk0 and word 3 = bswap32(counter) ^ rk0's
            word 3, put together by a two-table word permute (shuffle unit):
-           2 adds, 2 byte shuffles, 4 XORs and 8 permutes per 32 blocks
+           2 adds, 2 byte shuffles, 3 XORs, a VPSHUFD and 8 permutes per 32 blocks
            instead of 8 adds, 8 byte shuffles and 8 XORs, fewer instructions
            on the vector ALUs, which bound this loop with the carry-less
            multiplies (docs/gcm.md). AES-192/256, whose loop the AES units

@@ -56,13 +56,34 @@ static int check_blocks(const hwc_aes_key *k, const void *out, const void *in, s
     return HWC_OK;
 }
 
+typedef void (*ecb_fn)(const hwc_aes_key *, uint8_t *, const uint8_t *, size_t);
+typedef void (*cbc_fn)(const hwc_aes_key *, uint8_t *, uint8_t *, const uint8_t *, size_t);
+
+/* A kernel call followed by the stack scrub, for kernels whose frames may
+   hold key material (internal/wipe.h). Out of line, so that the usual call
+   (a clean kernel) keeps nothing live across the kernel: the public
+   function then saves no register. The scrub starts at this function's
+   stack pointer, above the kernel's frame. */
+static __attribute__((noinline)) void ecb_scrubbed(ecb_fn fn, const hwc_aes_key *k, uint8_t *out,
+                                                   const uint8_t *in, size_t blocks) {
+    fn(k, out, in, blocks);
+    hwc_stack_scrub(HWC_SCRUB_FOR(16 * blocks));
+}
+
+static __attribute__((noinline)) void cbc_scrubbed(cbc_fn fn, const hwc_aes_key *k, uint8_t *iv, uint8_t *out,
+                                                   const uint8_t *in, size_t blocks, size_t scrub) {
+    fn(k, iv, out, in, blocks);
+    hwc_stack_scrub(scrub);
+}
+
 /* ECB (SP 800-38A 6.1) in one direction. */
 static int ecb(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t len, int decrypt) {
     const hwc_aes_impl *impl;
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK || !len) return rc;
-    HWC_CALL_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_FOR(len),
-                          (decrypt ? impl->ecb_decrypt : impl->ecb_encrypt)(k, out, in, len / 16));
+    const ecb_fn fn = decrypt ? impl->ecb_decrypt : impl->ecb_encrypt;
+    if ((impl->clean_frames & HWC_CLEAN_MODES) == HWC_CLEAN_MODES) fn(k, out, in, len / 16);
+    else ecb_scrubbed(fn, k, out, in, len / 16);
     return HWC_OK;
 }
 
@@ -82,10 +103,10 @@ static int cbc(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t
     if (!iv) return HWC_ERR_NULL_POINTER;
     int rc = check_blocks(k, out, in, len, &impl);
     if (rc != HWC_OK || !len) return rc;
+    const cbc_fn fn = decrypt ? HWC_AES_MODE(impl, cbc_decrypt) : HWC_AES_MODE(impl, cbc_encrypt);
+    if ((impl->clean_frames & HWC_CLEAN_MODES) == HWC_CLEAN_MODES) fn(k, iv, out, in, len / 16);
     /* encryption is one chain (few registers); decryption runs the bulk loops */
-    HWC_CALL_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, decrypt ? HWC_SCRUB_FOR(len) : HWC_SCRUB_CHAIN,
-                          (decrypt ? HWC_AES_MODE(impl, cbc_decrypt) : HWC_AES_MODE(impl, cbc_encrypt))(
-                              k, iv, out, in, len / 16));
+    else cbc_scrubbed(fn, k, iv, out, in, len / 16, decrypt ? HWC_SCRUB_FOR(len) : HWC_SCRUB_CHAIN);
     return HWC_OK;
 }
 

@@ -44,19 +44,6 @@ enum {   /* multiples of 256 */
         if (((clean) & (groups)) != (groups)) hwc_stack_scrub(bytes); \
     } while (0)
 
-/* `call` (a kernel slot), then the scrub unless clean: the call is written
-   in both branches, so that on the clean path nothing lives across it (no
-   callee-saved register to save in the public function). */
-#define HWC_CALL_SCRUB_UNLESS(clean, groups, bytes, call) \
-    do { \
-        if (((clean) & (groups)) == (groups)) { \
-            call; \
-        } else { \
-            call; \
-            hwc_stack_scrub(bytes); \
-        } \
-    } while (0)
-
 /* Zeroes [sp - bytes, sp) where sp is the stack pointer at the call, i.e.
    everything below the return address (internal/wipe.c: assembly without a
    frame of its own, with the widest stores the CPU has). bytes: a multiple

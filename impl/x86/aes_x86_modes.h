@@ -355,6 +355,24 @@ HWC_X86_INLINE int xmm_only(size_t blocks) {
         else { const unsigned nr = 14; call; } \
     } while (0)
 
+/* Each mode's entry picks one of two copies by size: `name`_short for calls
+   too short for the HWC_NB-vector loop, compiled without it (bulk = 0), so
+   that it needs no callee-saved register and a short call pays no prologue,
+   and `name`_bulk. `call` runs with the constants nr and bulk. */
+#define HWC_SIZED(name, params, call) \
+    static __attribute__((noinline)) void name##_short params { \
+        const int bulk = 0; \
+        HWC_BY_ROUNDS(k->rounds, nr, call); \
+    } \
+    static __attribute__((noinline)) void name##_bulk params { \
+        const int bulk = 1; \
+        HWC_BY_ROUNDS(k->rounds, nr, call); \
+    }
+#define HWC_BY_SIZE(name, blocks, args) do { \
+        if ((blocks) < HWC_NB * HWC_L) name##_short args; \
+        else name##_bulk args; \
+    } while (0)
+
 /* ---- ECB --------------------------------------------------------------------- */
 /* n single blocks (a constant, at most 3) at in. */
 HWC_X86_INLINE void ecb_xn(hwc_xkeys *X, uint8_t *out, const uint8_t *in, const int n,
@@ -385,7 +403,7 @@ HWC_X86_INLINE void ecb_vecs(hwc_keys *K, uint8_t *out, const uint8_t *in, const
 }
 
 HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks,
-                          const unsigned nr, const int decrypt) {
+                          const unsigned nr, const int decrypt, const int bulk) {
     if (xmm_only(blocks)) {
         hwc_xkeys X;
         load_xkeys(&X, sched_of(k, decrypt), nr);
@@ -394,7 +412,7 @@ HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
     }
     hwc_keys K;
     load_keys(&K, sched_of(k, decrypt), nr);
-    if (blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
+    if (bulk && blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
@@ -413,12 +431,17 @@ HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
     }
 }
 
+HWC_SIZED(ecb_enc, (const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks),
+          ecb_n(k, out, in, blocks, nr, 0, bulk))
+HWC_SIZED(ecb_dec, (const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks),
+          ecb_n(k, out, in, blocks, nr, 1, bulk))
+
 static void ecb_enc(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks) {
-    HWC_BY_ROUNDS(k->rounds, nr, ecb_n(k, out, in, blocks, nr, 0));
+    HWC_BY_SIZE(ecb_enc, blocks, (k, out, in, blocks));
 }
 
 static void ecb_dec(const hwc_aes_key *k, uint8_t *out, const uint8_t *in, size_t blocks) {
-    HWC_BY_ROUNDS(k->rounds, nr, ecb_n(k, out, in, blocks, nr, 1));
+    HWC_BY_SIZE(ecb_dec, blocks, (k, out, in, blocks));
 }
 
 /* ---- CBC encryption and the CMAC chain (one block at a time: xmm) ------------ */
@@ -500,7 +523,7 @@ HWC_X86_INLINE void cbcd_vecs(hwc_keys *K, __m128i *prev, uint8_t *out, const ui
 }
 
 HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                              size_t blocks, const unsigned nr) {
+                              size_t blocks, const unsigned nr, const int bulk) {
     __m128i prev = hwc_x86_ld(iv);   /* C_{-1}; kept in a register (in place) */
     if (xmm_only(blocks)) {
         hwc_xkeys X;
@@ -511,7 +534,7 @@ HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out
     }
     hwc_keys K;
     load_keys(&K, sched_of(k, 1), nr);
-    if (blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
+    if (bulk && blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
@@ -531,9 +554,12 @@ HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out
     hwc_x86_st(iv, prev);
 }
 
+HWC_SIZED(cbc_dec, (const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t blocks),
+          cbc_dec_n(k, iv, out, in, blocks, nr, bulk))
+
 static void cbc_dec(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                     size_t blocks) {
-    HWC_BY_ROUNDS(k->rounds, nr, cbc_dec_n(k, iv, out, in, blocks, nr));
+    HWC_BY_SIZE(cbc_dec, blocks, (k, iv, out, in, blocks));
 }
 
 /* ---- CTR: 128-bit big-endian counter ----------------------------------------- */
@@ -612,7 +638,7 @@ HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *o
 }
 
 HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,
-                          size_t blocks, const unsigned nr) {
+                          size_t blocks, const unsigned nr, const int bulk) {
     const __m128i c0 = bswap128(hwc_x86_ld(ctrb));
     uint64_t lo = (uint64_t)_mm_cvtsi128_si64(c0), hi = (uint64_t)_mm_extract_epi64(c0, 1);
     /* The counter after the call is stored first (ctrb overlaps no data,
@@ -627,7 +653,7 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
     }
     hwc_keys K;
     load_keys(&K, k->sched, nr);
-    if (blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
+    if (bulk && blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
         hwc_keys H = K;
         hold_keys(&H, nr);
         do {
@@ -648,9 +674,12 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
     }
 }
 
+HWC_SIZED(ctr, (const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in, size_t blocks),
+          ctr_n(k, ctrb, out, in, blocks, nr, bulk))
+
 static void ctr(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,
                 size_t blocks) {
-    HWC_BY_ROUNDS(k->rounds, nr, ctr_n(k, ctrb, out, in, blocks, nr));
+    HWC_BY_SIZE(ctr, blocks, (k, ctrb, out, in, blocks));
 }
 
 /* ---- XTS (IEEE 1619 5.3.1/5.4.1 over whole blocks) ---------------------------- */
@@ -1063,6 +1092,8 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_UNROLL
 #undef HWC_BY_ROUNDS
 #undef HWC_REST
+#undef HWC_SIZED
+#undef HWC_BY_SIZE
 #undef HWC_XREST
 #undef HWC_GF_MULX_BYTES
 #undef HWC_XTS_STEP2

@@ -1,0 +1,43 @@
+/* The operations bench/ab_main.c times in two builds of the library at once:
+ * this tree's and a baseline's (scripts/ab-baseline.sh). bench/ab_ops.c is
+ * compiled once per build, its entry points prefixed new_ / base_. */
+#ifndef HWC_BENCH_AB_OPS_H
+#define HWC_BENCH_AB_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    AB_ECB_ENC, AB_ECB_DEC, AB_CBC_ENC, AB_CBC_DEC, AB_CTR, AB_XTS_ENC, AB_XTS_DEC, AB_CMAC,
+    AB_SB256, AB_SB512, AB_HMAC_SB512, AB_PBKDF2_SB512, AB_MULADD, AB_MODEXP, AB_NOPS
+} ab_op;
+
+/* One row: an operation of `len` bytes (AES, Streebog; XTS: one data unit;
+   PBKDF2: bytes derived at 1000 iterations) or of `len` limbs (mpi), with
+   key_len-byte AES keys, on `kernel`. Both builds read `in` and write `out`
+   (the same buffers, at least len bytes): data addresses, and so cache sets
+   and store-to-load aliasing, are the same for both. */
+typedef struct {
+    ab_op op;
+    unsigned key_len;
+    size_t len;
+    const char *kernel;
+    const uint8_t *in;
+    uint8_t *out;
+} ab_row;
+
+/* Family name of an operation ("aes", "streebog", "mpi"). */
+const char *ab_family(ab_op op);
+
+/* setup: selects the kernel in that build and prepares inputs and keys;
+   NULL when the build has no such kernel (or it is not usable here).
+   run: `iters` operations. done: frees and wipes. */
+#define AB_DECLARE(p)                                   \
+    void *p##ab_setup(const ab_row *row);               \
+    void p##ab_run(void *ctx, size_t iters);            \
+    void p##ab_done(void *ctx);
+AB_DECLARE(new_)
+AB_DECLARE(base_)
+#undef AB_DECLARE
+
+#endif

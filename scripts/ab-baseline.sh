@@ -13,11 +13,12 @@ base=${1:-d269ae7}
 [ $# -gt 0 ] && shift
 work=${AB_WORK:-/tmp/hwcrypt-ab}
 cc=${CC:-cc}
-# Both libraries and both copies of bench/ab_ops.c are built with functions
-# and branch targets on 64-byte boundaries: a 20-40-cycle call moves by up
-# to 20% with where the linker happens to place it (two copies of the SAME
-# source measured 0.8-1.2x on 16-64-byte rows with default alignment).
-align=${AB_ALIGN:--falign-functions=64 -falign-jumps=64 -falign-loops=64 -falign-labels=64}
+# Both libraries and both copies of bench/ab_ops.c are built with functions,
+# loops and jump-only branch targets on 64-byte boundaries (no padding on a
+# path that runs): a 20-40-cycle call moves by up to 20% with where the
+# linker happens to place it (two copies of the SAME source measured
+# 0.8-1.2x on 16-64-byte rows with default alignment).
+align=${AB_ALIGN:--falign-functions=64 -falign-jumps=64 -falign-loops=64}
 rm -rf "$work/base-src"
 mkdir -p "$work/base-src"
 git -C "$root" archive "$base" | tar -x -C "$work/base-src"

@@ -599,6 +599,20 @@ HWC_X86_INLINE void ctr_tail(hwc_xkeys *X, uint64_t *hi, uint64_t *lo, uint8_t *
     });
 }
 
+/* Lane j of vector i: L i + j in the top byte of qword 1 (byte 15 of a
+   big-endian counter block). */
+HWC_X86_INLINE hwc_v ctr_be_add(const int i) {
+#define HWC_BE(j) ((long long)((uint64_t)(HWC_L * i + (j)) << 56))
+#if HWC_L == 1
+    return _mm_set_epi64x(HWC_BE(0), 0);
+#elif HWC_L == 2
+    return _mm256_set_epi64x(HWC_BE(1), 0, HWC_BE(0), 0);
+#else
+    return _mm512_set_epi64(HWC_BE(3), 0, HWC_BE(2), 0, HWC_BE(1), 0, HWC_BE(0), 0);
+#endif
+#undef HWC_BE
+}
+
 /* n vectors (a constant) of key stream XORed into in, counters from
    (hi, lo) on; a carry out of the low 64 bits inside them only when wrap
    (a constant) is set. */
@@ -615,7 +629,14 @@ HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *o
     const hwc_v stepL = V_BC(_mm_set_epi64x(0, HWC_L));
     keys_fresh(K);
     hwc_v x[HWC_NB], c;
-    if (!wrap || *lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
+    if ((*lo & 0xff) <= 0x100 - (uint64_t)n * HWC_L) {
+        /* no carry out of the counter's last byte inside these blocks: each
+           block is the big-endian counter block plus its index in byte 15,
+           the top byte of qword 1 (no byte reversal per vector) */
+        c = V_BC(_mm_set_epi64x((long long)__builtin_bswap64(*lo), (long long)__builtin_bswap64(*hi)));
+        HWC_UNROLL for (int i = 0; i < n; i++)   /* constants: depth one */
+            x[i] = V_XOR(V_ADD64(c, ctr_be_add(i)), vkey(K, 0));
+    } else if (!wrap || *lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
         c = V_ADD64(V_BC(_mm_set_epi64x((long long)*hi, (long long)*lo)), lane);
         HWC_UNROLL for (int i = 0; i < n; i++) {
             x[i] = V_XOR(V_SHUF8(c, rev), vkey(K, 0));
@@ -633,8 +654,11 @@ HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *o
     *hi += (*lo + (uint64_t)n * HWC_L) < *lo;
     *lo += (uint64_t)n * HWC_L;
     rounds_mid(x, n, K, nr, 0);
+    /* the last key read once for the n stores (a store to out could alias
+       the schedule: read after it, the key would be loaded per vector) */
+    const hwc_v kl = vkey(K, nr);
     HWC_UNROLL for (int i = 0; i < n; i++)
-        V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(K, nr), V_LD(in + 16 * HWC_L * i))));
+        V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(kl, V_LD(in + 16 * HWC_L * i))));
 }
 
 HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,

@@ -233,6 +233,27 @@ HWC_X86_INLINE void hold_keys_of(hwc_keys *K, const unsigned nr, const int mid) 
 #endif
 }
 HWC_X86_INLINE void hold_keys(hwc_keys *K, const unsigned nr) { hold_keys_of(K, nr, 0); }
+/* zmm, after hold_keys_of(K, nr, 1) from the schedule: the first and last
+   keys broadcast once into w[0] and w[nr] of a buffer in the caller's frame
+   (the other entries unused), K reading them there as full-width memory
+   operands instead of a broadcast (a shuffle slot) per vector; the caller
+   wipes them (outer_keys_end) before it returns. */
+HWC_X86_INLINE void outer_keys(hwc_keys *K, hwc_v w[15], const unsigned nr) {
+#if HWC_W == 512
+    w[0] = V_BC(sched_ld(K->s));
+    w[nr] = V_BC(sched_ld(K->s + 16 * nr));
+    K->s = (const uint8_t *)w;
+    K->stride = 64;
+#else
+    (void)K;
+    (void)w;
+    (void)nr;
+#endif
+}
+HWC_X86_INLINE void outer_keys_end(hwc_v w[15], const unsigned nr) {
+    hwc_wipe_inline(&w[0], sizeof w[0]);
+    hwc_wipe_inline(&w[nr], sizeof w[0]);
+}
 HWC_X86_INLINE void keys_fresh(hwc_keys *K) { __asm__ __volatile__("" : "+r"(K->s)); }
 /* round key r broadcast to every lane, from schedule s (K->s or a fresher
    copy of it), and on xmm */
@@ -863,6 +884,9 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
     if (held && blocks >= HWC_NB * HWC_L) {
         hwc_keys H = *K;
         hold_keys_of(&H, nr, nr > 10);   /* AES-128: every key fits */
+        hwc_v ends[15];
+        const int outer = nr > 10 && K->stride == 16;
+        if (outer) outer_keys(&H, ends, nr);
         hwc_v tv[HWC_NB];
         first_tweaks(tv, V_BC(*tx), P);
         for (;;) {
@@ -873,6 +897,7 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
             for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_odd(tv[i], P);   /* (unrolled by both compilers) */
         }
         *tx = V_LOW(tweak_odd(tv[0], P));
+        if (outer) outer_keys_end(ends, nr);
     } else
 #else
     (void)held;

@@ -175,7 +175,8 @@ HWC_X86_INLINE const uint8_t *sched_of(const hwc_aes_key *k, const int decrypt) 
    steps with more live vectors than leave room for the keys (the lanes)
    broadcasts them once into a buffer of its own frame (wide_keys), reads
    them from there as full-width memory operands, and wipes it before it
-   returns. */
+   returns; XTS with AES-192/256 holds the middle keys and reads the first
+   and last from such a buffer (wide_keys_of, outer). */
 /* A schedule entry: 16-byte aligned (hwc_aes_key.sched is 64-byte aligned),
    so that even legacy-SSE AESENC takes it as a memory operand. */
 HWC_X86_INLINE __m128i sched_ld(const uint8_t *p) { return _mm_load_si128((const __m128i *)(const void *)p); }
@@ -194,28 +195,39 @@ HWC_X86_INLINE void load_keys(hwc_keys *K, const uint8_t *s, const unsigned nr) 
     K->lo = 1;
     K->hi = 0;
 }
-/* zmm: the round keys of K broadcast into w[0..nr], K reading them there;
-   the caller wipes w (wide_keys_end) before it returns. */
-HWC_X86_INLINE void wide_keys(hwc_keys *K, hwc_v w[15], const unsigned nr) {
+/* zmm: the round keys of K broadcast into w[0..nr] (outer: only w[0] and
+   w[nr], the keys that hold_keys_of(K, nr, 1) leaves out; the other entries
+   unused), K reading them there as full-width memory operands; the caller
+   wipes w (wide_keys_end_of, same outer) before it returns. */
+HWC_X86_INLINE void wide_keys_of(hwc_keys *K, hwc_v w[15], const unsigned nr, const int outer) {
 #if HWC_W == 512
     HWC_UNROLL for (unsigned r = 0; r < 15; r++)
-        if (r <= nr) w[r] = V_BC(sched_ld(K->s + 16 * r));
+        if (r <= nr && (!outer || r == 0 || r == nr)) w[r] = V_BC(sched_ld(K->s + 16 * r));
     K->s = (const uint8_t *)w;
     K->stride = 64;
 #else
     (void)K;
     (void)w;
     (void)nr;
+    (void)outer;
 #endif
 }
-HWC_X86_INLINE void wide_keys_end(hwc_v w[15], const unsigned nr) {
+HWC_X86_INLINE void wide_keys_end_of(hwc_v w[15], const unsigned nr, const int outer) {
 #if HWC_W == 512
-    hwc_wipe_inline(w, 64 * (nr + 1));
+    if (outer) {
+        hwc_wipe_inline(&w[0], sizeof w[0]);
+        hwc_wipe_inline(&w[nr], sizeof w[0]);
+    } else {
+        hwc_wipe_inline(w, 64 * (nr + 1));
+    }
 #else
     (void)w;
     (void)nr;
+    (void)outer;
 #endif
 }
+HWC_X86_INLINE void wide_keys(hwc_keys *K, hwc_v w[15], const unsigned nr) { wide_keys_of(K, w, nr, 0); }
+HWC_X86_INLINE void wide_keys_end(hwc_v w[15], const unsigned nr) { wide_keys_end_of(w, nr, 0); }
 /* K with the keys in registers where that pays (zmm): all of them, or
    (mid) the middle rounds' only, the first and last read per use. */
 HWC_X86_INLINE void hold_keys_of(hwc_keys *K, const unsigned nr, const int mid) {
@@ -233,27 +245,6 @@ HWC_X86_INLINE void hold_keys_of(hwc_keys *K, const unsigned nr, const int mid) 
 #endif
 }
 HWC_X86_INLINE void hold_keys(hwc_keys *K, const unsigned nr) { hold_keys_of(K, nr, 0); }
-/* zmm, after hold_keys_of(K, nr, 1) from the schedule: the first and last
-   keys broadcast once into w[0] and w[nr] of a buffer in the caller's frame
-   (the other entries unused), K reading them there as full-width memory
-   operands instead of a broadcast (a shuffle slot) per vector; the caller
-   wipes them (outer_keys_end) before it returns. */
-HWC_X86_INLINE void outer_keys(hwc_keys *K, hwc_v w[15], const unsigned nr) {
-#if HWC_W == 512
-    w[0] = V_BC(sched_ld(K->s));
-    w[nr] = V_BC(sched_ld(K->s + 16 * nr));
-    K->s = (const uint8_t *)w;
-    K->stride = 64;
-#else
-    (void)K;
-    (void)w;
-    (void)nr;
-#endif
-}
-HWC_X86_INLINE void outer_keys_end(hwc_v w[15], const unsigned nr) {
-    hwc_wipe_inline(&w[0], sizeof w[0]);
-    hwc_wipe_inline(&w[nr], sizeof w[0]);
-}
 HWC_X86_INLINE void keys_fresh(hwc_keys *K) { __asm__ __volatile__("" : "+r"(K->s)); }
 /* round key r broadcast to every lane, from schedule s (K->s or a fresher
    copy of it), and on xmm */
@@ -584,11 +575,15 @@ static void cbc_dec(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const ui
 }
 
 /* ---- CTR: 128-bit big-endian counter ----------------------------------------- */
-/* The counter is kept little-endian in each lane (qword 0 = low 64 bits) and
-   byte-reversed into a counter block just before round 0. Fast path: 64-bit
-   lane adds when the low 64 bits cannot wrap inside the batch; otherwise the
-   batch's counters are built with the full 128-bit carry (slow path, at most
-   once per 2^64 blocks). Branches depend on the counter only (public). */
+/* Fastest path (all but one batch in 256/(HWC_NB L)): while the counter's
+   last byte does not carry inside the batch, each block is the big-endian
+   counter block plus its index added in byte 15 (one 64-bit lane add per
+   vector, no byte reversal: VPSHUFB takes an AES slot on Zen 5). Otherwise
+   the counter is kept little-endian in each lane (qword 0 = low 64 bits) and
+   byte-reversed into a counter block just before round 0: 64-bit lane adds
+   when the low 64 bits cannot wrap inside the batch, else the batch's
+   counters are built with the full 128-bit carry (slow path, at most once
+   per 2^64 blocks). Branches depend on the counter only (public). */
 HWC_X86_INLINE __m128i bswap128(__m128i v) {
     return _mm_shuffle_epi8(v, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
@@ -884,9 +879,11 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
     if (held && blocks >= HWC_NB * HWC_L) {
         hwc_keys H = *K;
         hold_keys_of(&H, nr, nr > 10);   /* AES-128: every key fits */
+        /* AES-192/256 from the schedule: the first and last keys from a
+           frame buffer (memory operands), not a broadcast per vector */
         hwc_v ends[15];
         const int outer = nr > 10 && K->stride == 16;
-        if (outer) outer_keys(&H, ends, nr);
+        if (outer) wide_keys_of(&H, ends, nr, 1);
         hwc_v tv[HWC_NB];
         first_tweaks(tv, V_BC(*tx), P);
         for (;;) {
@@ -897,7 +894,7 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
             for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_odd(tv[i], P);   /* (unrolled by both compilers) */
         }
         *tx = V_LOW(tweak_odd(tv[0], P));
-        if (outer) outer_keys_end(ends, nr);
+        if (outer) wide_keys_end_of(ends, nr, 1);
     } else
 #else
     (void)held;

@@ -175,7 +175,8 @@ HWC_X86_INLINE const uint8_t *sched_of(const hwc_aes_key *k, const int decrypt) 
    steps with more live vectors than leave room for the keys (the lanes)
    broadcasts them once into a buffer of its own frame (wide_keys), reads
    them from there as full-width memory operands, and wipes it before it
-   returns. */
+   returns; XTS with AES-192/256 holds the middle keys and reads the first
+   and last from such a buffer (wide_keys_of, outer). */
 /* A schedule entry: 16-byte aligned (hwc_aes_key.sched is 64-byte aligned),
    so that even legacy-SSE AESENC takes it as a memory operand. */
 HWC_X86_INLINE __m128i sched_ld(const uint8_t *p) { return _mm_load_si128((const __m128i *)(const void *)p); }
@@ -194,28 +195,39 @@ HWC_X86_INLINE void load_keys(hwc_keys *K, const uint8_t *s, const unsigned nr) 
     K->lo = 1;
     K->hi = 0;
 }
-/* zmm: the round keys of K broadcast into w[0..nr], K reading them there;
-   the caller wipes w (wide_keys_end) before it returns. */
-HWC_X86_INLINE void wide_keys(hwc_keys *K, hwc_v w[15], const unsigned nr) {
+/* zmm: the round keys of K broadcast into w[0..nr] (outer: only w[0] and
+   w[nr], the keys that hold_keys_of(K, nr, 1) leaves out; the other entries
+   unused), K reading them there as full-width memory operands; the caller
+   wipes w (wide_keys_end_of, same outer) before it returns. */
+HWC_X86_INLINE void wide_keys_of(hwc_keys *K, hwc_v w[15], const unsigned nr, const int outer) {
 #if HWC_W == 512
     HWC_UNROLL for (unsigned r = 0; r < 15; r++)
-        if (r <= nr) w[r] = V_BC(sched_ld(K->s + 16 * r));
+        if (r <= nr && (!outer || r == 0 || r == nr)) w[r] = V_BC(sched_ld(K->s + 16 * r));
     K->s = (const uint8_t *)w;
     K->stride = 64;
 #else
     (void)K;
     (void)w;
     (void)nr;
+    (void)outer;
 #endif
 }
-HWC_X86_INLINE void wide_keys_end(hwc_v w[15], const unsigned nr) {
+HWC_X86_INLINE void wide_keys_end_of(hwc_v w[15], const unsigned nr, const int outer) {
 #if HWC_W == 512
-    hwc_wipe_inline(w, 64 * (nr + 1));
+    if (outer) {
+        hwc_wipe_inline(&w[0], sizeof w[0]);
+        hwc_wipe_inline(&w[nr], sizeof w[0]);
+    } else {
+        hwc_wipe_inline(w, 64 * (nr + 1));
+    }
 #else
     (void)w;
     (void)nr;
+    (void)outer;
 #endif
 }
+HWC_X86_INLINE void wide_keys(hwc_keys *K, hwc_v w[15], const unsigned nr) { wide_keys_of(K, w, nr, 0); }
+HWC_X86_INLINE void wide_keys_end(hwc_v w[15], const unsigned nr) { wide_keys_end_of(w, nr, 0); }
 /* K with the keys in registers where that pays (zmm): all of them, or
    (mid) the middle rounds' only, the first and last read per use. */
 HWC_X86_INLINE void hold_keys_of(hwc_keys *K, const unsigned nr, const int mid) {
@@ -565,11 +577,15 @@ static void cbc_dec(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const ui
 }
 
 /* ---- CTR: 128-bit big-endian counter ----------------------------------------- */
-/* The counter is kept little-endian in each lane (qword 0 = low 64 bits) and
-   byte-reversed into a counter block just before round 0. Fast path: 64-bit
-   lane adds when the low 64 bits cannot wrap inside the batch; otherwise the
-   batch's counters are built with the full 128-bit carry (slow path, at most
-   once per 2^64 blocks). Branches depend on the counter only (public). */
+/* Fastest path (all but one batch in 256/(HWC_NB L)): while the counter's
+   last byte does not carry inside the batch, each block is the big-endian
+   counter block plus its index added in byte 15 (one 64-bit lane add per
+   vector, no byte reversal: VPSHUFB takes an AES slot on Zen 5). Otherwise
+   the counter is kept little-endian in each lane (qword 0 = low 64 bits) and
+   byte-reversed into a counter block just before round 0: 64-bit lane adds
+   when the low 64 bits cannot wrap inside the batch, else the batch's
+   counters are built with the full 128-bit carry (slow path, at most once
+   per 2^64 blocks). Branches depend on the counter only (public). */
 HWC_X86_INLINE __m128i bswap128(__m128i v) {
     return _mm_shuffle_epi8(v, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
@@ -601,6 +617,20 @@ HWC_X86_INLINE void ctr_tail(hwc_xkeys *X, uint64_t *hi, uint64_t *lo, uint8_t *
     });
 }
 
+/* Lane j of vector i: L i + j in the top byte of qword 1 (byte 15 of a
+   big-endian counter block). */
+HWC_X86_INLINE hwc_v ctr_be_add(const int i) {
+#define HWC_BE(j) ((long long)((uint64_t)(HWC_L * i + (j)) << 56))
+#if HWC_L == 1
+    return _mm_set_epi64x(HWC_BE(0), 0);
+#elif HWC_L == 2
+    return _mm256_set_epi64x(HWC_BE(1), 0, HWC_BE(0), 0);
+#else
+    return _mm512_set_epi64(HWC_BE(3), 0, HWC_BE(2), 0, HWC_BE(1), 0, HWC_BE(0), 0);
+#endif
+#undef HWC_BE
+}
+
 /* n vectors (a constant) of key stream XORed into in, counters from
    (hi, lo) on; a carry out of the low 64 bits inside them only when wrap
    (a constant) is set. */
@@ -617,7 +647,14 @@ HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *o
     const hwc_v stepL = V_BC(_mm_set_epi64x(0, HWC_L));
     keys_fresh(K);
     hwc_v x[HWC_NB], c;
-    if (!wrap || *lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
+    if ((*lo & 0xff) <= 0x100 - (uint64_t)n * HWC_L) {
+        /* no carry out of the counter's last byte inside these blocks: each
+           block is the big-endian counter block plus its index in byte 15,
+           the top byte of qword 1 (no byte reversal per vector) */
+        c = V_BC(_mm_set_epi64x((long long)__builtin_bswap64(*lo), (long long)__builtin_bswap64(*hi)));
+        HWC_UNROLL for (int i = 0; i < n; i++)   /* constants: depth one */
+            x[i] = V_XOR(V_ADD64(c, ctr_be_add(i)), vkey(K, 0));
+    } else if (!wrap || *lo <= UINT64_MAX - ((uint64_t)n * HWC_L - 1)) {
         c = V_ADD64(V_BC(_mm_set_epi64x((long long)*hi, (long long)*lo)), lane);
         HWC_UNROLL for (int i = 0; i < n; i++) {
             x[i] = V_XOR(V_SHUF8(c, rev), vkey(K, 0));
@@ -635,8 +672,11 @@ HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *o
     *hi += (*lo + (uint64_t)n * HWC_L) < *lo;
     *lo += (uint64_t)n * HWC_L;
     rounds_mid(x, n, K, nr, 0);
+    /* the last key read once for the n stores (a store to out could alias
+       the schedule: read after it, the key would be loaded per vector) */
+    const hwc_v kl = vkey(K, nr);
     HWC_UNROLL for (int i = 0; i < n; i++)
-        V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(vkey(K, nr), V_LD(in + 16 * HWC_L * i))));
+        V_ST(out + 16 * HWC_L * i, V_ENCL(x[i], V_XOR(kl, V_LD(in + 16 * HWC_L * i))));
 }
 
 HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, const uint8_t *in,
@@ -841,6 +881,11 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
     if (held && blocks >= HWC_NB * HWC_L) {
         hwc_keys H = *K;
         hold_keys_of(&H, nr, nr > 10);   /* AES-128: every key fits */
+        /* AES-192/256 from the schedule: the first and last keys from a
+           frame buffer (memory operands), not a broadcast per vector */
+        hwc_v ends[15];
+        const int outer = nr > 10 && K->stride == 16;
+        if (outer) wide_keys_of(&H, ends, nr, 1);
         hwc_v tv[HWC_NB];
         first_tweaks(tv, V_BC(*tx), P);
         for (;;) {
@@ -851,6 +896,7 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
             for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_odd(tv[i], P);   /* (unrolled by both compilers) */
         }
         *tx = V_LOW(tweak_odd(tv[0], P));
+        if (outer) wide_keys_end_of(ends, nr, 1);
     } else
 #else
     (void)held;

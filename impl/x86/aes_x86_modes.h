@@ -914,18 +914,25 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
             const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
             hwc_v tw[HWC_NB];
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
+            /* a set is stepped only when a batch of its own follows the
+               other set's; after the last batch, only the next tweak */
             for (;;) {
                 keys_fresh(&H);
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
+                int more = blocks >= 2 * HWC_NB * HWC_L;
+                if (more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
                 xts_batch(&H, tw, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-                if (blocks < HWC_NB * HWC_L) break;
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
+                if (!more) {
+                    tv[0] = tweak_odd(tw[0], P);
+                    break;
+                }
+                more = blocks >= 2 * HWC_NB * HWC_L;
+                if (more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
                 keys_fresh(&H);
                 xts_batch(&H, tv, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-                if (blocks < HWC_NB * HWC_L) {
-                    tv[0] = tw[0];
+                if (!more) {
+                    tv[0] = tweak_odd(tv[0], P);
                     break;
                 }
             }

@@ -207,7 +207,7 @@ static int xts_crypt(const hwc_aes_xts_key *k, const uint8_t tweak[16], uint8_t 
         hwc_wipe_inline(y, sizeof y);
     }
     hwc_wipe_inline(t, sizeof t);
-    HWC_SCRUB_UNLESS(hwc_aes_xts_clean(k), HWC_CLEAN_MODES, HWC_SCRUB_XTS);
+    HWC_SCRUB_UNLESS(hwc_aes_xts_clean(k), HWC_CLEAN_MODES | HWC_CLEAN_XTS, HWC_SCRUB_XTS);
     return HWC_OK;
 }
 

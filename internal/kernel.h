@@ -26,7 +26,8 @@ typedef struct hwc_aes_chain {
 
 /* Stack hygiene. No key material may stay on the stack after a public call
    returns. A kernel whose slots of a group keep round keys, subkeys, hash
-   keys and pad states in registers and in the structures they are given
+   keys, pad states and XTS tweaks in registers and in the structures they
+   are given
    (never in their own frames: no spill slots, no stack copies) says so with
    that group's bit in clean_frames; core/ scrubs the stack after the calls
    of every other group (internal/wipe.h, HWC_SCRUB_UNLESS).
@@ -34,10 +35,12 @@ typedef struct hwc_aes_chain {
    scrub skipped where a bit is set. */
 enum {
     HWC_CLEAN_SETKEY = 1,   /* setkey */
-    HWC_CLEAN_MODES = 2,    /* ecb_*, cbc_*, ctr, xts_*, cmac_chain, xts_*_units */
+    HWC_CLEAN_MODES = 2,    /* ecb_*, cbc_*, ctr, cmac_chain */
     HWC_CLEAN_LANES = 4,    /* chain_step */
     HWC_CLEAN_GCM = 8,      /* ghash_init, ghash, gcm_* */
     HWC_CLEAN_HASH = 16,    /* streebog: every slot */
+    HWC_CLEAN_XTS = 32,     /* xts_encrypt, xts_decrypt: tweaks T = E_K2(i) x^j too
+                               (after xts_*_units core/ always scrubs) */
 };
 typedef struct hwc_aes_impl {
     /* Expand a 16/24/32-byte key into k->sched (whatever layout the kernel

@@ -2,8 +2,9 @@
  * one public call runs (every mode of every usable aes kernel, CMAC, GCM,
  * HMAC-Streebog and PBKDF2 on every streebog kernel), then the stack it used
  * is searched for any 16-byte piece of the secrets: the kernel's key schedule
- * (every 16-byte chunk of it), the CMAC subkeys, the GCM hash-key table, and
- * the HMAC inner and outer pad states. Any copy fails the test.
+ * (every 16-byte chunk of it), the CMAC subkeys, the GCM hash-key table, the
+ * XTS tweaks of the call, and the HMAC inner and outer pad states. Any copy
+ * fails the test.
  *
  * A kernel that declares a slot group clean (clean_frames, internal/kernel.h)
  * gets no stack scrub after those calls: for it the scan checks the kernel's
@@ -45,7 +46,7 @@
 #define NOINLINE __attribute__((noinline))
 #endif
 
-enum { SCAN = 64 * 1024, PAD = 2048, MAX_NEEDLES = 512 };
+enum { SCAN = 64 * 1024, PAD = 2048, MAX_NEEDLES = 1024 };
 
 /* ---- the secrets to look for ------------------------------------------------- */
 static uint8_t needles[MAX_NEEDLES][16];
@@ -204,11 +205,38 @@ static void aes_needles(const hwc_aes_key *k, size_t key_len) {
     hwc_cmac_wipe(&c);
 }
 
-/* "setkey modes lanes gcm hash": the groups a kernel keeps clean. */
+/* XTS tweaks (IEEE 1619-2007 5.3.2): T = E_K2(i), then T x^j for the
+   `blocks` blocks of the unit, i given as 16 little-endian bytes. */
+static void tweak_needles(const hwc_aes_key *k2, const uint8_t i[16], size_t blocks) {
+    uint8_t t[16];
+    cr_assert_eq(hwc_aes_ecb_encrypt(k2, t, i, 16), HWC_OK);
+    for (size_t j = 0; j < blocks; j++) {
+        add_needles(t, 16);
+        hwc_gf128_dbl_le(t, t);
+    }
+    hwc_wipe(t, sizeof t);
+}
+
+/* The tweaks of aes_call's XTS modes for j (the unit's blocks plus one: the
+   stolen block's tweak). */
+static void xts_needles(const aes_job *j) {
+    uint8_t i[16] = {1};
+    if (j->mode == XTS_E || j->mode == XTS_D) {
+        tweak_needles(&j->xk.tweak, i, j->len / 16 + 1);
+        return;
+    }
+    const size_t unit = j->len >= 8192 ? 512 : 16;
+    for (size_t u = 0; u < j->len / unit; u++) {
+        i[0] = (uint8_t)(7 + u);
+        tweak_needles(&j->xk.tweak, i, unit / 16);
+    }
+}
+
+/* "setkey modes lanes gcm hash xts": the groups a kernel keeps clean. */
 static void print_clean(const char *family, const char *kernel, unsigned clean) {
-    static const char *const names[] = {"setkey", "modes", "lanes", "gcm", "hash"};
+    static const char *const names[] = {"setkey", "modes", "lanes", "gcm", "hash", "xts"};
     char list[64] = "";
-    for (int b = 0; b < 5; b++)
+    for (int b = 0; b < 6; b++)
         if (clean & (1u << b)) snprintf(list + strlen(list), sizeof list - strlen(list), " %s", names[b]);
     cr_log_info("[%s] %s: unscrubbed (clean frames):%s", family, kernel, clean ? list : " none");
 }
@@ -231,11 +259,14 @@ static void aes_kernel(const char *kernel, void *arg) {
             add_needles(j.xk.data.sched, sizeof j.xk.data.sched);
             add_needles(j.xk.tweak.sched, sizeof j.xk.tweak.sched);
         }
+        const size_t n_keys = n_needles;
         for (int m = 0; m < MODES; m++) {
             if (kl == 24 && (m == XTS_SETKEY || m == XTS_E || m == XTS_D || m == XTS_SECTORS)) continue;
             for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
                 j.mode = m;
                 j.len = lens[l];
+                n_needles = n_keys;
+                if (m == XTS_E || m == XTS_D || m == XTS_SECTORS) xts_needles(&j);
                 char what[64];
                 snprintf(what, sizeof what, "AES-%zu %s %zu bytes", 8 * kl, mode_names[m], lens[l]);
                 expect_clean(kernel, what, aes_call, &j);

@@ -8,4 +8,4 @@
 #include "impl/x86/aes_gcm_x86.h"
 
 const hwc_aes_impl hwc_aes_avx512 = {HWC_X86_AES_MODE_SLOTS, HWC_X86_GCM_SLOTS,
-    .clean_frames = HWC_X86_AES_CLEAN | HWC_X86_GCM_CLEAN};
+    .clean_frames = HWC_X86_AES_CLEAN | HWC_CLEAN_XTS | HWC_X86_GCM_CLEAN};

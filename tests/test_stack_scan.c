@@ -46,7 +46,7 @@
 #define NOINLINE __attribute__((noinline))
 #endif
 
-enum { SCAN = 64 * 1024, PAD = 2048, MAX_NEEDLES = 1024 };
+enum { SCAN = 64 * 1024, PAD = 2048, MAX_NEEDLES = 2048 };
 
 /* ---- the secrets to look for ------------------------------------------------- */
 static uint8_t needles[MAX_NEEDLES][16];
@@ -130,7 +130,7 @@ typedef struct {
     hwc_aes_key k;
     hwc_aes_xts_key xk;
     hwc_aes_gcm_key gk;
-    uint8_t in[8224], out[8224], tag[16];
+    uint8_t in[16400], out[16400], tag[16];
 } aes_job;
 
 enum { SETKEY, ECB_E, ECB_D, CBC_E, CBC_D, CTR, XTS_SETKEY, XTS_E, XTS_D, CMAC, CMAC_STREAM,
@@ -176,8 +176,8 @@ static void aes_call(void *arg) {
         else hwc_aes_cbc_encrypt_many(&j->k, 3, ivs, outs, ins, (const size_t[3]){0, 16, 16});
         break;
     }
-    case XTS_SECTORS: {   /* 16-byte units, or 16 units of 512 bytes (zmm: wide_keys path) */
-        const size_t unit = j->len >= 8192 ? 512 : 16;
+    case XTS_SECTORS: {   /* 16-byte units, 16 units of 512 bytes or 4 of 4 KiB (zmm: wide_keys path) */
+        const size_t unit = j->len >= 16384 ? 4096 : j->len >= 8192 ? 512 : 16;
         hwc_aes_xts_encrypt_sectors(&j->xk, 7, unit, j->out, j->in, j->len / unit * unit);
         break;
     }
@@ -225,7 +225,7 @@ static void xts_needles(const aes_job *j) {
         tweak_needles(&j->xk.tweak, i, j->len / 16 + 1);
         return;
     }
-    const size_t unit = j->len >= 8192 ? 512 : 16;
+    const size_t unit = j->len >= 16384 ? 4096 : j->len >= 8192 ? 512 : 16;
     for (size_t u = 0; u < j->len / unit; u++) {
         i[0] = (uint8_t)(7 + u);
         tweak_needles(&j->xk.tweak, i, unit / 16);
@@ -243,7 +243,8 @@ static void print_clean(const char *family, const char *kernel, unsigned clean) 
 
 static void aes_kernel(const char *kernel, void *arg) {
     (void)arg;
-    static const size_t lens[] = {16, 17, 31, 64, 100, 255, 512, 1024, 1039, 8208};   /* 8208: zmm XTS wide_keys path (513 blocks) */
+    /* 8208: zmm XTS wide_keys path (513 blocks); 16400: 4 KiB sectors */
+    static const size_t lens[] = {16, 17, 31, 64, 100, 255, 512, 1024, 1039, 8208, 16400};
     static aes_job j;   /* not on the stack: only the call's frames are */
     for (size_t kl = 16; kl <= 32; kl += 8) {
         memset(&j, 0, sizeof j);

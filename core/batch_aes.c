@@ -245,13 +245,13 @@ static int xts_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_
 int hwc_aes_xts_encrypt_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size,
                                 uint8_t *out, const uint8_t *in, size_t len) {
     int rc = xts_sectors(k, sector, sector_size, out, in, len, 0);
-    hwc_stack_scrub(HWC_SCRUB_SECTORS);
+    HWC_SCRUB_UNLESS(hwc_aes_xts_clean(k), HWC_CLEAN_MODES | HWC_CLEAN_XTS, HWC_SCRUB_SECTORS);
     return rc;
 }
 
 int hwc_aes_xts_decrypt_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size,
                                 uint8_t *out, const uint8_t *in, size_t len) {
     int rc = xts_sectors(k, sector, sector_size, out, in, len, 1);
-    hwc_stack_scrub(HWC_SCRUB_SECTORS);
+    HWC_SCRUB_UNLESS(hwc_aes_xts_clean(k), HWC_CLEAN_MODES | HWC_CLEAN_XTS, HWC_SCRUB_SECTORS);
     return rc;
 }

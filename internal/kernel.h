@@ -39,8 +39,7 @@ enum {
     HWC_CLEAN_LANES = 4,    /* chain_step */
     HWC_CLEAN_GCM = 8,      /* ghash_init, ghash, gcm_* */
     HWC_CLEAN_HASH = 16,    /* streebog: every slot */
-    HWC_CLEAN_XTS = 32,     /* xts_encrypt, xts_decrypt: tweaks T = E_K2(i) x^j too
-                               (after xts_*_units core/ always scrubs) */
+    HWC_CLEAN_XTS = 32,     /* xts_*, xts_*_units: tweaks T = E_K2(i) x^j too */
 };
 typedef struct hwc_aes_impl {
     /* Expand a 16/24/32-byte key into k->sched (whatever layout the kernel

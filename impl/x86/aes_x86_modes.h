@@ -1015,54 +1015,67 @@ static __attribute__((noinline)) void xts_unit_held(const uint8_t *keys, __m128i
 }
 
 #if HWC_L == 4
+/* The three tweak-set pointers of xts_units_pipe, opaque to the compiler. */
+HWC_X86_INLINE void units_fresh(hwc_v **tv, hwc_v **tw, hwc_v **nx) {
+    __asm__ __volatile__("" : "+r"(*tv), "+r"(*tw), "+r"(*nx));
+}
+
 /* zmm units of whole batches (units > 0, unit_blocks a non-zero multiple
    of HWC_NB L), keys K from a wide_keys buffer (memory operands: no key
-   registers). Within a unit two tweak sets in registers step by two
+   registers). The tweak sets are key material and, with the keys, data
+   and constants, more than the registers hold: they live in sets, three
+   sets of HWC_NB vectors of the caller's frame that it wipes, read through
+   pointers made opaque for each batch (no register copy lives across
+   batches, so the compiler spills none). Within a unit two sets step by two
    batches each, as in xts_body; the next unit's first set is made (all
-   from T by tweak_vec: no AES/shuffle slots) into nx, HWC_NB vectors of
-   the caller's frame that it wipes, before the current unit's last batch,
-   and read back after it: no tweak latency between units, and no tweak
-   registers taken from that batch. */
-HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v nx[HWC_NB], const uint8_t *t, size_t units,
+   from T by tweak_vec: no AES/shuffle slots) before the current unit's last
+   batch: no tweak latency between units. */
+HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v sets[3][HWC_NB], const uint8_t *t, size_t units,
                                    size_t unit_blocks, uint8_t *out, const uint8_t *in,
                                    const unsigned nr, const int decrypt) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
-    hwc_v tv[HWC_NB], tb = V_BC(hwc_x86_ld(t));
+    hwc_v *tv = sets[0], *tw = sets[1], *nx = sets[2];
+    hwc_v tb = V_BC(hwc_x86_ld(t));
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_vec(tb, (unsigned)i, P);
     const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
     for (;;) {
         size_t b = unit_blocks / (HWC_NB * HWC_L);
         if (b > 1) {
             /* two sets, each stepped by two batches (as in xts_body) */
-            hwc_v tw[HWC_NB];
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
             for (; b > 2; b -= 2) {
                 keys_fresh(K);
+                units_fresh(&tv, &tw, &nx);
                 xts_batch(K, tv, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
                 HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
                 keys_fresh(K);
+                units_fresh(&tv, &tw, &nx);
                 xts_batch(K, tw, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
                 HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
             }
             if (b == 2) {
                 keys_fresh(K);
+                units_fresh(&tv, &tw, &nx);
                 xts_batch(K, tv, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tw[i];
+                hwc_v *x = tv;
+                tv = tw;
+                tw = x;
             }
         }
         keys_fresh(K);
+        units_fresh(&tv, &tw, &nx);
         if (--units == 0) break;
         t += 16;
         tb = V_BC(hwc_x86_ld(t));
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) nx[i] = tweak_vec(tb, (unsigned)i, P);
         xts_batch(K, tv, out, in, nr, decrypt);
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
-        __asm__ __volatile__("" : "+r"(nx));   /* read back, not kept in registers */
-        tv[0] = nx[0]; tv[1] = nx[1]; tv[2] = nx[2]; tv[3] = nx[3];
-        tv[4] = nx[4]; tv[5] = nx[5]; tv[6] = nx[6]; tv[7] = nx[7];
+        hwc_v *x = tv;
+        tv = nx;
+        nx = x;
     }
     xts_batch(K, tv, out, in, nr, decrypt);
 }
@@ -1091,9 +1104,9 @@ HWC_X86_INLINE void xts_units_n(const hwc_aes_key *k, const uint8_t *t, size_t u
     if (HWC_L == 4) wide_keys(&K, wide, nr);
 #if HWC_L == 4
     if (units && unit_blocks && unit_blocks % (HWC_NB * HWC_L) == 0) {
-        hwc_v nx[HWC_NB];
-        xts_units_pipe(&K, nx, t, units, unit_blocks, out, in, nr, decrypt);
-        hwc_wipe_inline(nx, sizeof nx);
+        hwc_v sets[3][HWC_NB];
+        xts_units_pipe(&K, sets, t, units, unit_blocks, out, in, nr, decrypt);
+        hwc_wipe_inline(sets, sizeof sets);
         units = 0;
     }
 #endif

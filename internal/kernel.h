@@ -27,10 +27,9 @@ typedef struct hwc_aes_chain {
 /* Stack hygiene. No key material may stay on the stack after a public call
    returns. A kernel whose slots of a group keep round keys, subkeys, hash
    keys, pad states and XTS tweaks in registers and in the structures they
-   are given
-   (never in their own frames: no spill slots, no stack copies) says so with
-   that group's bit in clean_frames; core/ scrubs the stack after the calls
-   of every other group (internal/wipe.h, HWC_SCRUB_UNLESS).
+   are given (never in their own frames: no spill slots, no stack copies)
+   says so with that group's bit in clean_frames; core/ scrubs the stack
+   after the calls of every other group (internal/wipe.h, HWC_SCRUB_UNLESS).
    tests/test_stack_scan.c checks both: no copy after any call, with the
    scrub skipped where a bit is set. */
 enum {

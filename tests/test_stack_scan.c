@@ -140,6 +140,10 @@ static const char *const mode_names[MODES] = {"setkey", "ecb-enc", "ecb-dec", "c
                                               "gcm-setkey", "gcm-enc", "gcm-dec", "gcm-stream",
                                               "cmac-many", "cbc-enc-many", "xts-sectors"};
 
+/* The unit of the XTS_SECTORS call of len bytes: 16-byte units, 16 units of
+   512 bytes (zmm: wide_keys path) or 4 of 4 KiB. */
+static size_t sector_unit(size_t len) { return len >= 16384 ? 4096 : len >= 8192 ? 512 : 16; }
+
 static void aes_call(void *arg) {
     aes_job *j = arg;
     uint8_t iv[16] = {1}, tag[16];
@@ -176,8 +180,8 @@ static void aes_call(void *arg) {
         else hwc_aes_cbc_encrypt_many(&j->k, 3, ivs, outs, ins, (const size_t[3]){0, 16, 16});
         break;
     }
-    case XTS_SECTORS: {   /* 16-byte units, 16 units of 512 bytes or 4 of 4 KiB (zmm: wide_keys path) */
-        const size_t unit = j->len >= 16384 ? 4096 : j->len >= 8192 ? 512 : 16;
+    case XTS_SECTORS: {
+        const size_t unit = sector_unit(j->len);
         hwc_aes_xts_encrypt_sectors(&j->xk, 7, unit, j->out, j->in, j->len / unit * unit);
         break;
     }
@@ -225,7 +229,7 @@ static void xts_needles(const aes_job *j) {
         tweak_needles(&j->xk.tweak, i, j->len / 16 + 1);
         return;
     }
-    const size_t unit = j->len >= 16384 ? 4096 : j->len >= 8192 ? 512 : 16;
+    const size_t unit = sector_unit(j->len);
     for (size_t u = 0; u < j->len / unit; u++) {
         i[0] = (uint8_t)(7 + u);
         tweak_needles(&j->xk.tweak, i, unit / 16);

@@ -359,24 +359,12 @@ HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, const int wide, __m128i *c, u
 #error "G_FENCE lists 8 vectors"
 #endif
 
-/* One iteration: GB blocks of CTR (round key table s) from the counters cv (advanced; the
-   layout is gcm_run's), and, when hash (a constant) is set, GHASH of the GB blocks at gsrc
-   into *x, spread over the AES rounds. gsrc is read before out is written (decryption in
-   place). */
-HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
-                              __m128i *x, const int hash, const uint8_t *gsrc, uint8_t *out,
-                              const uint8_t *in, const unsigned nr) {
-    const GV cmv = G_BC(gcm_ctr_mask()), bswv = G_BC(gcm_bswap_mask());
+/* The counter blocks of the next GB blocks, XORed with round key 0, into
+   a[]; the counters cv (layout: gcm_run) advanced. */
+HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV *a, const unsigned nr) {
+    const GV cmv = G_BC(gcm_ctr_mask());
     const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
-    G_OPAQUE(s);
-    G_OPAQUE(htab);
-    const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
-    GV a[GNV];
-    GV lo = G_ZERO(), hi = lo, mid = lo;
-    /* GHASH input from memory: encryption hashes the previous batch's
-       output, which the compiler would otherwise keep (and spill) from the
-       stores before */
-    if (hash) __asm__("" : "+r"(gsrc));
+    (void)nr;
     /* No branch on the counter: it is secret when the IV is not 12 bytes
        (J0 = GHASH_H(IV || 0 || len(IV)), SP 800-38D 7.1). */
 #if HWC_GCM_W == 512
@@ -413,6 +401,26 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
             *cv = G_ADD32(*cv, step);
         }
     }
+}
+
+/* One iteration: GB blocks of CTR (round key table s) from the counters cv (advanced; the
+   layout is gcm_run's), and, when hash (a constant) is set, GHASH of the GB blocks at gsrc
+   into *x, spread over the AES rounds. gsrc is read before out is written (decryption in
+   place). */
+HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
+                              __m128i *x, const int hash, const uint8_t *gsrc, uint8_t *out,
+                              const uint8_t *in, const unsigned nr) {
+    const GV bswv = G_BC(gcm_bswap_mask());
+    G_OPAQUE(s);
+    G_OPAQUE(htab);
+    const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
+    GV a[GNV];
+    GV lo = G_ZERO(), hi = lo, mid = lo;
+    /* GHASH input from memory: encryption hashes the previous batch's
+       output, which the compiler would otherwise keep (and spill) from the
+       stores before */
+    if (hash) __asm__("" : "+r"(gsrc));
+    gcm_ctr_vectors(s, wide, cv, a, nr);
     const int pairs = G_PAIRS;
     const unsigned sp = nr == 10 ? 1 : 3;   /* rounds from one pair to the next */
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
@@ -459,6 +467,116 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
         G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i))));
 }
 
+#if HWC_GCM_W == 512 && !defined(__clang__)
+#define G_SKEW 1
+/* zmm built by gcc: batches overlapped in program order (32 registers hold
+   two; clang spills in this loop and its batch loop measured faster). A
+   step finishes the AES rounds
+   nr/2+1..nr of one batch (a[], its first half done by the step before) and
+   runs rounds 1..nr/2 of the next (when more is set), round by round, with
+   the batch's GHASH spread over it. The core then never waits for eight new
+   dependency chains to start at a batch boundary. */
+HWC_X86_INLINE void gcm_skew_first(const uint8_t *s, const int wide, GV *cv, GV *a, const unsigned nr) {
+    G_OPAQUE(s);
+    gcm_ctr_vectors(s, wide, cv, a, nr);
+    G_UNROLL for (unsigned r = 1; r <= nr / 2; r++) {
+        if (!wide) G_OPAQUE(s);
+        const GV kr = G_RK(s, r);
+        G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], kr);
+    }
+}
+
+/* Step j (< nr / 2) of gcm_skew_step: round nr/2 + 1 + j of a[] (the last
+   round and the output when j is the last step), round 1 + j of n[], and
+   the GHASH pairs (1,2), (3,4), (5,6), then (0,7) with x and the reduction,
+   every hash load before the stores of the last step. */
+HWC_X86_INLINE void gcm_skew_sub(const uint8_t *s, const int wide, const unsigned char *pw, GV *a, GV *n,
+                                 __m128i *x, GV *lo, GV *hi, GV *mid, const int hash, const int more,
+                                 const uint8_t *gsrc, uint8_t *out, const uint8_t *in, const unsigned nr,
+                                 const unsigned j) {
+    const GV bswv = G_BC(gcm_bswap_mask());
+    const unsigned char *kt = pw + 512;
+    const unsigned h = nr / 2;
+    if (!wide) G_OPAQUE(s);
+    for (unsigned p = 0; p < 3; p++) {   /* at most one p matches j */
+        if (hash && j == p * h / 4) {
+            const unsigned v = 2 * p + 1;
+            const GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
+            const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
+            gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v), e,
+                    G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), lo, hi, mid);
+        }
+    }
+    if (hash && j == 3 * h / 4) {
+        const GV d = G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x));
+        const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (GNV - 1)), bswv);
+        gh_acc2(d, G_LDK(pw), G_LDK(kt), e, G_LDK(pw + 16 * GL * (GNV - 1)),
+                G_LDK(kt + 16 * GL * (GNV - 1)), lo, hi, mid);
+        *x = gh_lanes_xor(gh_reduce(*lo, *hi, *mid));
+    }
+    if (j + 1 < h) {
+        const GV ko = G_RK(s, h + 1 + j);
+        G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], ko);
+    } else {
+        const GV kl = G_RK(s, nr);
+        G_UNROLL for (int i = 0; i < GNV; i++)
+            G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i))));
+    }
+    if (more) {
+        const GV kn = G_RK(s, 1 + j);
+        G_UNROLL for (int i = 0; i < GNV; i++) n[i] = G_ENC(n[i], kn);
+    }
+}
+
+HWC_X86_INLINE void gcm_skew_step(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
+                                  GV *a, __m128i *x, const int hash, const int more, const uint8_t *gsrc,
+                                  uint8_t *out, const uint8_t *in, const unsigned nr) {
+    G_OPAQUE(s);
+    G_OPAQUE(htab);
+    const unsigned char *pw = htab + 16 * (32 - GB);
+    GV n[GNV];
+    GV lo = G_ZERO(), hi = lo, mid = lo;
+    if (hash) __asm__("" : "+r"(gsrc));
+    if (more) gcm_ctr_vectors(s, wide, cv, n, nr);
+    /* steps 0 .. nr/2 - 1, written out (clang does not unroll the loop) */
+#define G_SKEW_SUB(j) \
+    if ((j) < nr / 2) gcm_skew_sub(s, wide, pw, a, n, x, &lo, &hi, &mid, hash, more, gsrc, out, in, nr, j)
+    G_SKEW_SUB(0); G_SKEW_SUB(1); G_SKEW_SUB(2); G_SKEW_SUB(3);
+    G_SKEW_SUB(4); G_SKEW_SUB(5); G_SKEW_SUB(6);
+#undef G_SKEW_SUB
+    if (more) {
+        G_UNROLL for (int i = 0; i < GNV; i++) a[i] = n[i];
+    }
+}
+
+/* The whole batches of a call (blocks >= GB) in overlapped steps; *out,
+   *in and *blocks advanced past them. */
+HWC_X86_INLINE void gcm_skew_run(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
+                                 __m128i *x, uint8_t **outp, const uint8_t **inp, size_t *blocksp,
+                                 const int dec, const unsigned nr) {
+    uint8_t *out = *outp;
+    const uint8_t *in = *inp;
+    size_t blocks = *blocksp;
+    GV a[GNV];
+    gcm_skew_first(s, wide, cv, a, nr);
+    int first = !dec;   /* encryption hashes the batch before: none yet */
+    if (first && blocks >= 2 * GB) {
+        gcm_skew_step(s, wide, htab, cv, a, x, 0, 1, NULL, out, in, nr);
+        first = 0;
+        in += 16 * GB; out += 16 * GB; blocks -= GB;
+    }
+    while (blocks >= 2 * GB) {
+        gcm_skew_step(s, wide, htab, cv, a, x, 1, 1, dec ? in : out - 16 * GB, out, in, nr);
+        in += 16 * GB; out += 16 * GB; blocks -= GB;
+    }
+    if (first) gcm_skew_step(s, wide, htab, cv, a, x, 0, 0, NULL, out, in, nr);
+    else gcm_skew_step(s, wide, htab, cv, a, x, 1, 0, dec ? in : out - 16 * GB, out, in, nr);
+    *outp = out + 16 * GB;
+    *inp = in + 16 * GB;
+    *blocksp = blocks - GB;
+}
+#endif
+
 /* The whole-block part of a call with round keys from s (wide: a table of
    broadcast keys; else the schedule). */
 HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned char *htab, __m128i *xp,
@@ -477,13 +595,24 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
         } else
 #endif
         cv[0] = G_ADD32(G_BC(c), G_LANE_INC);
-        if (!dec) {
-            gcm_batch(s, wide, htab, cv, &x, 0, NULL, out, in, nr);
-            in += 16 * GB; out += 16 * GB; blocks -= GB;
-        }
-        while (blocks >= GB) {
-            gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
-            in += 16 * GB; out += 16 * GB; blocks -= GB;
+        /* zmm AES-192/256 (bound by the AES units) in overlapped steps,
+           from G_TABLE_BLOCKS blocks on; AES-128 (bound by the carry-less
+           multiplies) and short calls measured faster a batch at a time
+           (docs/gcm.md) */
+#ifdef G_SKEW
+        if (nr != 10 && wide) {
+            gcm_skew_run(s, wide, htab, cv, &x, &out, &in, &blocks, dec, nr);
+        } else
+#endif
+        {
+            if (!dec) {
+                gcm_batch(s, wide, htab, cv, &x, 0, NULL, out, in, nr);
+                in += 16 * GB; out += 16 * GB; blocks -= GB;
+            }
+            while (blocks >= GB) {
+                gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
+                in += 16 * GB; out += 16 * GB; blocks -= GB;
+            }
         }
 #if HWC_GCM_W == 512
         if (nr == 10) c = _mm_insert_epi32(c, _mm_cvtsi128_si32(G_LOW(cv[0])), 3);

@@ -294,6 +294,11 @@ static void agree_check(const char *kernel, void *arg) {
            end the wide XTS loops on their second tweak set */
         lens[nl++] = 1536 + 7;
         lens[nl++] = 2560 + 16;
+        /* zmm XTS from 512 blocks overlaps batches: exactly 16 batches,
+           17 with a 16-byte tail, 18 with a partial block */
+        lens[nl++] = 8192;
+        lens[nl++] = 8192 + 512 + 16;
+        lens[nl++] = 8192 + 1024 + 5;
         lens[nl++] = BIG_LEN;
         for (size_t li = 0; li < nl; li++) {
             size_t len = lens[li], len16 = len & ~(size_t)15;

@@ -359,6 +359,35 @@ HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, const int wide, __m128i *c, u
 #error "G_FENCE lists 8 vectors"
 #endif
 
+/* GHASH products of vectors v and v + 1 of the batch at gsrc (pw: the
+   batch's hash-key powers, their Karatsuba halves 512 bytes on), summed
+   into lo, hi, mid. */
+HWC_X86_INLINE void gh_batch_pair(const uint8_t *gsrc, const unsigned char *pw, const unsigned v, GV *lo,
+                                  GV *hi, GV *mid) {
+    const GV bswv = G_BC(gcm_bswap_mask());
+    const unsigned char *kt = pw + 512;
+    const GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
+    const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
+    gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v), e, G_LDK(pw + 16 * GL * (v + 1)),
+            G_LDK(kt + 16 * GL * (v + 1)), lo, hi, mid);
+}
+
+/* The batch's last pair: vector 0, which takes x, with vector GNV - 1; then
+   the reduction and the lane sum into *x. The chain from one batch's x to
+   the next is one product, one reduction and the lane sum (cheaper than
+   carrying lane partials times H^GB: the carry-less multiplies, not the
+   lane sum, bound the loop). */
+HWC_X86_INLINE void gh_batch_close(const uint8_t *gsrc, const unsigned char *pw, __m128i *x, GV lo, GV hi,
+                                   GV mid) {
+    const GV bswv = G_BC(gcm_bswap_mask());
+    const unsigned char *kt = pw + 512;
+    const GV d = G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x));
+    const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (GNV - 1)), bswv);
+    gh_acc2(d, G_LDK(pw), G_LDK(kt), e, G_LDK(pw + 16 * GL * (GNV - 1)), G_LDK(kt + 16 * GL * (GNV - 1)), &lo,
+            &hi, &mid);
+    *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+}
+
 /* The counter blocks of the next GB blocks, XORed with round key 0, into
    a[]; the counters cv (layout: gcm_run) advanced. */
 HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV *a, const unsigned nr) {
@@ -434,11 +463,7 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
            xmm/ymm: one product after each round */
         if (hash && pairs && (r - 1) % sp == 0 && 2 * ((r - 1) / sp + 1) < GNV) {
             /* pair j = (r - 1) / sp: vectors 2j + 1 and 2j + 2 */
-            const unsigned v = 2 * ((r - 1) / sp) + 1;
-            const GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
-            const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
-            gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v),
-                    e, G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
+            gh_batch_pair(gsrc, pw, 2 * ((r - 1) / sp) + 1, &lo, &hi, &mid);
         } else if (hash && !pairs && r < GNV) {
             /* vector r after round r */
             GV d = G_SHUF8(G_LD(gsrc + 16 * GL * r), bswv);
@@ -446,20 +471,11 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
             gh_acc(d, G_LDK(pw + 16 * GL * r), G_LDK(kt + 16 * GL * r), &lo, &hi, &mid);
         }
     }
-    if (hash) {
-        /* vector 0, which takes x, last (with vector GNV - 1 when in pairs):
-           the chain from one iteration's x to the next is one product, one
-           reduction and the lane sum (cheaper than carrying lane partials
-           times H^GB: the carry-less multiplies, not the lane sum, bound the
-           loop). */
-        const GV d = G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x));
-        if (pairs) {
-            const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (GNV - 1)), bswv);
-            gh_acc2(d, G_LDK(pw), G_LDK(kt), e, G_LDK(pw + 16 * GL * (GNV - 1)),
-                    G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid);
-        } else {
-            gh_acc(d, G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
-        }
+    if (hash && pairs) {
+        gh_batch_close(gsrc, pw, x, lo, hi, mid);
+    } else if (hash) {
+        /* vector 0, which takes x, last (gh_batch_close) */
+        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
         *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
     }
     const GV kl = G_RK(s, nr);
@@ -494,26 +510,11 @@ HWC_X86_INLINE void gcm_skew_sub(const uint8_t *s, const int wide, const unsigne
                                  __m128i *x, GV *lo, GV *hi, GV *mid, const int hash, const int more,
                                  const uint8_t *gsrc, uint8_t *out, const uint8_t *in, const unsigned nr,
                                  const unsigned j) {
-    const GV bswv = G_BC(gcm_bswap_mask());
-    const unsigned char *kt = pw + 512;
     const unsigned h = nr / 2;
     if (!wide) G_OPAQUE(s);
-    for (unsigned p = 0; p < 3; p++) {   /* at most one p matches j */
-        if (hash && j == p * h / 4) {
-            const unsigned v = 2 * p + 1;
-            const GV d = G_SHUF8(G_LD(gsrc + 16 * GL * v), bswv);
-            const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (v + 1)), bswv);
-            gh_acc2(d, G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v), e,
-                    G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), lo, hi, mid);
-        }
-    }
-    if (hash && j == 3 * h / 4) {
-        const GV d = G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x));
-        const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (GNV - 1)), bswv);
-        gh_acc2(d, G_LDK(pw), G_LDK(kt), e, G_LDK(pw + 16 * GL * (GNV - 1)),
-                G_LDK(kt + 16 * GL * (GNV - 1)), lo, hi, mid);
-        *x = gh_lanes_xor(gh_reduce(*lo, *hi, *mid));
-    }
+    for (unsigned p = 0; p < 3; p++)   /* at most one p matches j */
+        if (hash && j == p * h / 4) gh_batch_pair(gsrc, pw, 2 * p + 1, lo, hi, mid);
+    if (hash && j == 3 * h / 4) gh_batch_close(gsrc, pw, x, *lo, *hi, *mid);
     if (j + 1 < h) {
         const GV ko = G_RK(s, h + 1 + j);
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], ko);

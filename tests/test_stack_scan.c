@@ -140,9 +140,9 @@ static const char *const mode_names[MODES] = {"setkey", "ecb-enc", "ecb-dec", "c
                                               "gcm-setkey", "gcm-enc", "gcm-dec", "gcm-stream",
                                               "cmac-many", "cbc-enc-many", "xts-sectors"};
 
-/* The unit of the XTS_SECTORS call of len bytes: 16-byte units, 16 units of
+/* The unit of the XTS_SECTORS call of len bytes: 16-byte units, one of 528
+   bytes (33 blocks, not whole zmm batches: the per-unit path), 16 units of
    512 bytes (zmm: wide_keys path) or 4 of 4 KiB. */
-/* 528: 33 blocks, not whole zmm batches (the per-unit path) */
 static size_t sector_unit(size_t len) {
     return len >= 16384 ? 4096 : len >= 8192 ? 512 : len >= 1024 ? 528 : 16;
 }

@@ -212,16 +212,48 @@ static void aes_needles(const hwc_aes_key *k, size_t key_len) {
     hwc_cmac_wipe(&c);
 }
 
+static void xor16(uint8_t *r, const uint8_t *a, const uint8_t *b) {
+    for (int i = 0; i < 16; i++) r[i] = a[i] ^ b[i];
+}
+
+/* The folded forms the zmm XTS loops keep (impl/x86/aes_x86_modes.h,
+   xts_set_batch): k_0 ^ k_nr and, per direction, k x^64 ^ k for the last
+   round's key k (w[nr] encrypting, w[0] decrypting). The FIPS-197 round
+   keys w[0..nr] open the x86 kernels' schedules; for other layouts these
+   are values no call makes. */
+static uint8_t folded_last[2][16];   /* w[nr], w[0]: XORed into tweaks below */
+
+static void folded_key_needles(const hwc_aes_key *k, unsigned nr) {
+    uint8_t f[16];
+    xor16(f, k->sched, k->sched + 16 * nr);
+    add_needles(f, 16);
+    memcpy(folded_last[0], k->sched + 16 * nr, 16);
+    memcpy(folded_last[1], k->sched, 16);
+    for (int d = 0; d < 2; d++) {
+        memcpy(f, folded_last[d], 16);
+        for (int b = 0; b < 64; b++) hwc_gf128_dbl_le(f, f);
+        xor16(f, f, folded_last[d]);
+        add_needles(f, 16);
+    }
+    hwc_wipe(f, sizeof f);
+}
+
 /* XTS tweaks (IEEE 1619-2007 5.3.2): T = E_K2(i), then T x^j for the
-   `blocks` blocks of the unit, i given as 16 little-endian bytes. */
+   `blocks` blocks of the unit, i given as 16 little-endian bytes; for the
+   first 64, also T ^ w[nr] and T ^ w[0] (folded_last). */
 static void tweak_needles(const hwc_aes_key *k2, const uint8_t i[16], size_t blocks) {
-    uint8_t t[16];
+    uint8_t t[16], u[16];
     cr_assert_eq(hwc_aes_ecb_encrypt(k2, t, i, 16), HWC_OK);
     for (size_t j = 0; j < blocks; j++) {
         add_needles(t, 16);
+        for (int d = 0; d < 2 && j < 64; d++) {
+            xor16(u, t, folded_last[d]);
+            add_needles(u, 16);
+        }
         hwc_gf128_dbl_le(t, t);
     }
     hwc_wipe(t, sizeof t);
+    hwc_wipe(u, sizeof u);
 }
 
 /* The tweaks of aes_call's XTS modes for j (the unit's blocks plus one: the
@@ -266,6 +298,7 @@ static void aes_kernel(const char *kernel, void *arg) {
             cr_assert_eq(SUITE_XTS_SETKEY(&j.xk, key64, 2 * kl), HWC_OK);
             add_needles(j.xk.data.sched, sizeof j.xk.data.sched);
             add_needles(j.xk.tweak.sched, sizeof j.xk.tweak.sched);
+            folded_key_needles(&j.xk.data, kl == 16 ? 10 : 14);
         }
         const size_t n_keys = n_needles;
         for (int m = 0; m < MODES; m++) {

@@ -867,6 +867,36 @@ HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
     }
 }
 
+#if defined(HWC_XTS_STEP2)
+/* The batches of the two tweak sets (xts_body). On zmm a set holds
+   U = T ^ k_nr, the last round's key with the tweak folded in: the
+   whitening takes c = k_0 ^ k_nr and the last round takes U, so a batch has
+   no XOR beyond the whitening. Stepping is linear: U x^64 ^ d with
+   d = k_nr x^64 ^ k_nr is the next U (one XOR3 with the step's own). On
+   ymm (no XOR3 in AVX2, 16 registers) a set holds T, k_nr is 0. */
+HWC_X86_INLINE void xts_set_batch(hwc_keys *K, const hwc_v u[HWC_NB], const hwc_v c, uint8_t *out,
+                                  const uint8_t *in, const unsigned nr, const int decrypt) {
+#if HWC_L == 4
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), u[i], c);
+    rounds_mid(x, HWC_NB, K, nr, decrypt);
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) V_ST(out + 16 * HWC_L * i, v_last(x[i], u[i], decrypt));
+#else
+    (void)c;
+    xts_batch(K, u, out, in, nr, decrypt);
+#endif
+}
+
+HWC_X86_INLINE hwc_v xts_set_step(hwc_v u, hwc_v Q, hwc_v d) {
+#if HWC_L == 4
+    return V_XOR3(V_LO_UP(u), V_CLMUL_HI_LO(u, Q), d);
+#else
+    (void)d;
+    return tweak_step2(u, Q);
+#endif
+}
+#endif
+
 /* One data unit (or a run of blocks) with the round keys K already loaded:
    *tx is the tweak of the first block, left at the one after the last. */
 /* held (zmm): one tweak set, round keys in registers; else two tweak sets
@@ -914,25 +944,35 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
             const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
             hwc_v tw[HWC_NB];
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
+            /* zmm: both sets hold T ^ k_nr (xts_set_batch) */
+#if HWC_L == 4
+            const hwc_v kn = vkey(&H, nr), c = V_XOR(vkey(&H, 0), kn), d = V_XOR(tweak_step2(kn, Q), kn);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
+                tv[i] = V_XOR(tv[i], kn);
+                tw[i] = V_XOR(tw[i], kn);
+            }
+#else
+            const hwc_v kn = V_BC(_mm_setzero_si128()), c = kn, d = kn;
+#endif
             /* a set is stepped only when a batch of its own follows the
                other set's; after the last batch, only the next tweak */
             for (;;) {
                 keys_fresh(&H);
                 int more = blocks >= 2 * HWC_NB * HWC_L;
-                if (more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
-                xts_batch(&H, tw, out, in, nr, decrypt);
+                if (more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = xts_set_step(tv[i], Q, d);
+                xts_set_batch(&H, tw, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (!more) {
-                    tv[0] = tweak_odd(tw[0], P);
+                    tv[0] = tweak_odd(V_XOR(tw[0], kn), P);
                     break;
                 }
                 more = blocks >= 2 * HWC_NB * HWC_L;
-                if (more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
+                if (more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = xts_set_step(tw[i], Q, d);
                 keys_fresh(&H);
-                xts_batch(&H, tv, out, in, nr, decrypt);
+                xts_set_batch(&H, tv, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (!more) {
-                    tv[0] = tweak_odd(tv[0], P);
+                    tv[0] = tweak_odd(V_XOR(tv[0], kn), P);
                     break;
                 }
             }
@@ -1133,30 +1173,33 @@ HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v sets[3][HWC_NB], const uin
                                    const unsigned nr, const int decrypt) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
     hwc_v *tv = sets[0], *tw = sets[1], *nx = sets[2];
-    hwc_v tb = V_BC(hwc_x86_ld(t));
-    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_vec(tb, (unsigned)i, P);
     const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
+    /* the sets hold T ^ k_nr (xts_set_batch); d carries k_nr through the
+       x^64 steps */
+    const hwc_v kn = vkey(K, nr), c = V_XOR(vkey(K, 0), kn), d = V_XOR(tweak_step2(kn, Q), kn);
+    hwc_v tb = V_BC(hwc_x86_ld(t));
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = V_XOR(tweak_vec(tb, (unsigned)i, P), kn);
     for (;;) {
         size_t b = unit_blocks / (HWC_NB * HWC_L);
         if (b > 1) {
             /* two sets, each stepped by two batches (as in xts_body) */
-            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = V_XOR(tweak_odd(V_XOR(tv[i], kn), P), kn);
             for (; b > 2; b -= 2) {
                 keys_fresh(K);
                 units_fresh(&tv, &tw, &nx);
-                xts_batch(K, tv, out, in, nr, decrypt);
+                xts_set_batch(K, tv, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = tweak_step2(tv[i], Q);
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = xts_set_step(tv[i], Q, d);
                 keys_fresh(K);
                 units_fresh(&tv, &tw, &nx);
-                xts_batch(K, tw, out, in, nr, decrypt);
+                xts_set_batch(K, tw, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
-                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_step2(tw[i], Q);
+                HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = xts_set_step(tw[i], Q, d);
             }
             if (b == 2) {
                 keys_fresh(K);
                 units_fresh(&tv, &tw, &nx);
-                xts_batch(K, tv, out, in, nr, decrypt);
+                xts_set_batch(K, tv, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
                 hwc_v *x = tv;
                 tv = tw;
@@ -1168,14 +1211,14 @@ HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v sets[3][HWC_NB], const uin
         if (--units == 0) break;
         t += 16;
         tb = V_BC(hwc_x86_ld(t));
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) nx[i] = tweak_vec(tb, (unsigned)i, P);
-        xts_batch(K, tv, out, in, nr, decrypt);
+        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) nx[i] = V_XOR(tweak_vec(tb, (unsigned)i, P), kn);
+        xts_set_batch(K, tv, c, out, in, nr, decrypt);
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
         hwc_v *x = tv;
         tv = nx;
         nx = x;
     }
-    xts_batch(K, tv, out, in, nr, decrypt);
+    xts_set_batch(K, tv, c, out, in, nr, decrypt);
 }
 #endif
 

@@ -1175,8 +1175,9 @@ HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v sets[3][HWC_NB], const uin
     hwc_v *tv = sets[0], *tw = sets[1], *nx = sets[2];
     const hwc_v Q = V_BC(_mm_cvtsi32_si128(HWC_XTS_STEP2_Q));
     /* the sets hold T ^ k_nr (xts_set_batch); d carries k_nr through the
-       x^64 steps */
-    const hwc_v kn = vkey(K, nr), c = V_XOR(vkey(K, 0), kn), d = V_XOR(tweak_step2(kn, Q), kn);
+       x^64 steps (k_0 and k_nr from the key buffer's first lanes: no key
+       is held here) */
+    const hwc_v kn = V_BC(xkey(K, nr)), c = V_XOR(V_BC(xkey(K, 0)), kn), d = V_XOR(tweak_step2(kn, Q), kn);
     hwc_v tb = V_BC(hwc_x86_ld(t));
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = V_XOR(tweak_vec(tb, (unsigned)i, P), kn);
     for (;;) {

@@ -16,7 +16,7 @@
 #define AB_CAT(a, b) AB_CAT2(a, b)
 #define AB(name) AB_CAT(AB_PREFIX, name)
 
-enum { MAX_LIMBS = 64 };
+enum { MAX_LIMBS = 64, MANY = 64 };
 
 typedef struct {
     ab_row row;
@@ -25,7 +25,12 @@ typedef struct {
         hwc_aes_key k;
         hwc_aes_xts_key x;
         hwc_cmac_ctx c;
+        hwc_aes_gcm_key g;
     } u;
+    uint8_t *many_in, *many_out, many_ivs[16 * MANY];
+    const uint8_t *mi[MANY];
+    uint8_t *mo[MANY];
+    size_t mlen[MANY];
     hwc_limb d[MAX_LIMBS], s[MAX_LIMBS], m[MAX_LIMBS], b[MAX_LIMBS], e[MAX_LIMBS], r[MAX_LIMBS];
 } ab_ctx;
 
@@ -40,6 +45,8 @@ static uint64_t ab_rand(uint64_t *x) {   /* xorshift64: the same numbers in both
 
 static void ab_free_ctx(ab_ctx *c) {
     if (!c) return;
+    free(c->many_in);
+    free(c->many_out);
     memset(c, 0, sizeof *c);
     free(c);
 }
@@ -52,8 +59,30 @@ static int setup_aes(ab_ctx *c) {
     int rc;
     if (r->op == AB_XTS_ENC || r->op == AB_XTS_DEC) rc = hwc_aes_xts_setkey(&c->u.x, ab_key, 2 * r->key_len);
     else if (r->op == AB_CMAC) rc = hwc_cmac_init(&c->u.c, ab_key, r->key_len);
+    else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC) rc = hwc_aes_gcm_setkey(&c->u.g, ab_key, r->key_len);
     else rc = hwc_aes_setkey(&c->u.k, ab_key, r->key_len);
     memset(ab_key, 0, sizeof ab_key);
+    if (rc == HWC_OK && r->op == AB_CBC_MANY) {
+        /* 64 messages back to back in page-aligned buffers, as bench/bench_aes_many.c */
+        const size_t bytes = (MANY * r->len + 4095) / 4096 * 4096;
+        c->many_in = aligned_alloc(4096, bytes);
+        c->many_out = aligned_alloc(4096, bytes);
+        if (!c->many_in || !c->many_out) return HWC_ERR_BAD_ARGUMENT;
+        memset(c->many_in, 0x5a, bytes);
+        for (size_t i = 0; i < MANY; i++) {
+            c->mi[i] = c->many_in + i * r->len;
+            c->mo[i] = c->many_out + i * r->len;
+            c->mlen[i] = r->len;
+        }
+    }
+    if (rc == HWC_OK && r->op == AB_GCM_DEC) {
+        /* the tag of `in` as ciphertext: CTR twice gives `in` back */
+        uint8_t *t = malloc(r->len);
+        if (!t) return HWC_ERR_BAD_ARGUMENT;
+        hwc_aes_gcm_encrypt(&c->u.g, c->iv, 12, NULL, 0, t, r->in, r->len, c->tag, 16);
+        rc = hwc_aes_gcm_encrypt(&c->u.g, c->iv, 12, NULL, 0, t, t, r->len, c->tag, 16);
+        free(t);
+    }
     return rc;
 }
 
@@ -118,6 +147,11 @@ void AB(ab_run)(void *ctx, size_t iters) {
             hwc_cmac_update(&c->u.c, in, len);
             hwc_cmac_final(&c->u.c, c->tag);
             break;
+        case AB_GCM_ENC: hwc_aes_gcm_encrypt(&c->u.g, c->iv, 12, NULL, 0, out, in, len, c->tag, 16); break;
+        case AB_GCM_DEC:
+            if (hwc_aes_gcm_decrypt(&c->u.g, c->iv, 12, NULL, 0, out, in, len, c->tag, 16) != HWC_OK) abort();
+            break;
+        case AB_CBC_MANY: hwc_aes_cbc_encrypt_many(k, MANY, c->many_ivs, c->mo, c->mi, c->mlen); break;
         case AB_SB256: hwc_streebog(256, in, len, c->digest); break;
         case AB_SB512: hwc_streebog(512, in, len, c->digest); break;
         case AB_HMAC_SB512: hwc_hmac_streebog(512, ab_pw, sizeof ab_pw - 1, in, len, c->digest); break;

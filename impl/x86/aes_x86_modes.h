@@ -895,6 +895,15 @@ HWC_X86_INLINE hwc_v xts_set_step(hwc_v u, hwc_v Q, hwc_v d) {
     return tweak_step2(u, Q);
 #endif
 }
+
+#if HWC_L == 4
+/* The constants of sets that hold T ^ k_nr (xts_set_batch, xts_set_step)
+   from the whitening key k0 and the last round's key kn. */
+HWC_X86_INLINE void xts_set_consts(const hwc_v k0, const hwc_v kn, const hwc_v Q, hwc_v *c, hwc_v *d) {
+    *c = V_XOR(k0, kn);
+    *d = V_XOR(tweak_step2(kn, Q), kn);
+}
+#endif
 #endif
 
 /* One data unit (or a run of blocks) with the round keys K already loaded:
@@ -946,7 +955,9 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = tweak_odd(tv[i], P);
             /* zmm: both sets hold T ^ k_nr (xts_set_batch) */
 #if HWC_L == 4
-            const hwc_v kn = vkey(&H, nr), c = V_XOR(vkey(&H, 0), kn), d = V_XOR(tweak_step2(kn, Q), kn);
+            const hwc_v kn = vkey(&H, nr);
+            hwc_v c, d;
+            xts_set_consts(vkey(&H, 0), kn, Q, &c, &d);
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
                 tv[i] = V_XOR(tv[i], kn);
                 tw[i] = V_XOR(tw[i], kn);
@@ -1177,7 +1188,9 @@ HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v sets[3][HWC_NB], const uin
     /* the sets hold T ^ k_nr (xts_set_batch); d carries k_nr through the
        x^64 steps (k_0 and k_nr from the key buffer's first lanes: no key
        is held here) */
-    const hwc_v kn = V_BC(xkey(K, nr)), c = V_XOR(V_BC(xkey(K, 0)), kn), d = V_XOR(tweak_step2(kn, Q), kn);
+    const hwc_v kn = V_BC(xkey(K, nr));
+    hwc_v c, d;
+    xts_set_consts(V_BC(xkey(K, 0)), kn, Q, &c, &d);
     hwc_v tb = V_BC(hwc_x86_ld(t));
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = V_XOR(tweak_vec(tb, (unsigned)i, P), kn);
     for (;;) {

@@ -89,45 +89,44 @@ HWC_X86_INLINE void chain_group(hwc_v *x, hwc_keys *K, const uint8_t *const *sin
     }
 }
 
-/* Staggered lanes (CBC outputs of page-aligned messages): quarter q of the
-   lanes (vectors q * HWC_NB / 4 on) runs STAGGER q blocks behind quarter 0,
-   so one L1 set holds a quarter of the lanes' lines at a time and outputs
-   go straight to their lines; with every lane at the same offset, 32 output
-   lines in one set cost more than the AES work. Two lines apart, not one:
-   the stream prefetchers' next lines share the set too (measurements:
-   docs/aes-batch.md). Iterations t0..t1 - 1 run vectors lo..hi - 1; vector
-   i's block at iteration t is t - STAGGER q. */
-enum { STAGGER = 8 };
+/* Staggered lanes (CBC outputs of page-aligned messages): vector i runs
+   STAGGER i blocks (i lines) behind vector 0, so one L1 set holds the input
+   and output lines of one vector's HWC_L lanes at a time (4 + 4 lines, in
+   12 ways) and outputs go straight to their lines; with every lane at the
+   same offset, 32 input and 32 output lines in one set cost more than the
+   AES work. Measured against the other layouts tried (docs/aes-batch.md):
+   pairs of vectors two lines apart (8 + 8 lines per set) 20-25% slower out
+   of place at 4 KiB; single vectors two lines apart as fast out of place
+   but 4-8% slower in place (the ramps at both ends, latency-bound
+   iterations, are twice as long). Iterations t0..t1 - 1 run vectors
+   lo..hi - 1; vector i's block at iteration t is t - STAGGER i. */
+enum { STAGGER = 4 };
 
 HWC_X86_INLINE void chain_run_staggered(hwc_v *x, hwc_keys *K, const uint8_t *const *in,
                                         uint8_t *const *out, size_t t0, size_t t1, const int lo, const int hi,
                                         const unsigned nr) {
-    enum { VQ = HWC_NB / 4 };
     for (size_t t = t0; t < t1; t++) {
         keys_fresh(K);
         /* every lane's block read before any output of this iteration */
         HWC_UNROLL for (int i = lo; i < hi; i++)
-            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, 16 * (t - STAGGER * (size_t)(i / VQ))), vkey(K, 0));
+            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, 16 * (t - STAGGER * (size_t)i)), vkey(K, 0));
         rounds_mid(x + lo, hi - lo, K, nr, 0);
         HWC_UNROLL for (int i = lo; i < hi; i++) x[i] = V_ENCL(x[i], vkey(K, nr));
-        HWC_UNROLL for (int i = lo; i < hi; i++)
-            scatter(out + HWC_L * i, 16 * (t - STAGGER * (size_t)(i / VQ)), x[i]);
+        HWC_UNROLL for (int i = lo; i < hi; i++) scatter(out + HWC_L * i, 16 * (t - STAGGER * (size_t)i), x[i]);
     }
 }
 
-/* A whole step staggered (blocks >= 3 STAGGER): the quarters start one
-   after another and finish one after another, 3 STAGGER iterations with
-   some quarters idle. */
+/* A whole step staggered (blocks >= (HWC_NB - 1) STAGGER): the vectors
+   start one after another and finish one after another, (HWC_NB - 1)
+   STAGGER iterations at each end with some vectors idle. */
 HWC_X86_INLINE void chain_staggered(hwc_v *x, hwc_keys *K, const uint8_t *const *in, uint8_t *const *out,
                                     size_t blocks, const unsigned nr) {
-    enum { VQ = HWC_NB / 4 };
-    chain_run_staggered(x, K, in, out, 0, STAGGER, 0, VQ, nr);
-    chain_run_staggered(x, K, in, out, STAGGER, 2 * STAGGER, 0, 2 * VQ, nr);
-    chain_run_staggered(x, K, in, out, 2 * STAGGER, 3 * STAGGER, 0, 3 * VQ, nr);
-    chain_run_staggered(x, K, in, out, 3 * STAGGER, blocks, 0, HWC_NB, nr);
-    chain_run_staggered(x, K, in, out, blocks, blocks + STAGGER, VQ, HWC_NB, nr);
-    chain_run_staggered(x, K, in, out, blocks + STAGGER, blocks + 2 * STAGGER, 2 * VQ, HWC_NB, nr);
-    chain_run_staggered(x, K, in, out, blocks + 2 * STAGGER, blocks + 3 * STAGGER, 3 * VQ, HWC_NB, nr);
+    HWC_UNROLL for (int p = 1; p < HWC_NB; p++)
+        chain_run_staggered(x, K, in, out, STAGGER * (size_t)(p - 1), STAGGER * (size_t)p, 0, p, nr);
+    chain_run_staggered(x, K, in, out, STAGGER * (size_t)(HWC_NB - 1), blocks, 0, HWC_NB, nr);
+    HWC_UNROLL for (int p = 1; p < HWC_NB; p++)
+        chain_run_staggered(x, K, in, out, blocks + STAGGER * (size_t)(p - 1), blocks + STAGGER * (size_t)p, p,
+                            HWC_NB, nr);
 }
 
 /* 1 when two lanes share a chaining value (the scheduler's repeats of a
@@ -155,6 +154,7 @@ HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
 /* zmm steps from this many blocks stagger colliding CBC outputs instead of
    staging them (at 64 blocks both cost the same; docs/aes-batch.md). */
 enum { STAGGER_MIN_BLOCKS = 64 };
+_Static_assert(STAGGER_MIN_BLOCKS >= (HWC_NB - 1) * STAGGER, "a staggered step runs every vector");
 
 HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks,
                                  const unsigned nr, const int store) {

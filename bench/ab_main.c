@@ -112,12 +112,13 @@ static void aes_rows(ab_opts *o, const char *k) {
     static const size_t units[] = {512, 4096, 16384};
     static const size_t many[] = {64, 1024, 4096};   /* bytes per message */
     /* the rows of `hwcrypt bench --full` (bench/bench_aes.c); with --more also
-       ECB and XTS decryption and 32/48-byte calls */
+       ECB and XTS decryption, 32/48-byte calls and 1 MiB XTS units */
     for (unsigned kl = 16; kl <= 32; kl += 16)
         for (int op = AB_ECB_ENC; op <= AB_CBC_MANY_OOP; op++) {
             if (!o->more && (op == AB_ECB_DEC || op == AB_XTS_DEC)) continue;
             if (op == AB_XTS_ENC || op == AB_XTS_DEC) {
                 for (size_t i = 0; i < sizeof units / sizeof *units; i++) row(o, op, kl, units[i], k);
+                if (o->more) row(o, op, kl, (size_t)1 << 20, k);
                 continue;
             }
             if (op == AB_CBC_MANY || op == AB_CBC_MANY_OOP) {

@@ -95,11 +95,12 @@ HWC_X86_INLINE void chain_group(hwc_v *x, hwc_keys *K, const uint8_t *const *sin
    12 ways) and outputs go straight to their lines; with every lane at the
    same offset, 32 input and 32 output lines in one set cost more than the
    AES work. Measured against the other layouts tried (docs/aes-batch.md):
-   pairs of vectors two lines apart (8 + 8 lines per set) 20-25% slower out
-   of place at 4 KiB; single vectors two lines apart as fast out of place
-   but 4-8% slower in place (the ramps at both ends, latency-bound
-   iterations, are twice as long). Iterations t0..t1 - 1 run vectors
-   lo..hi - 1; vector i's block at iteration t is t - STAGGER i. */
+   pairs of vectors two lines apart (8 + 8 lines per set) 9% (AES-256) to
+   25% (AES-128) slower out of place at 4 KiB; single vectors two lines
+   apart as fast out of place but 4-8% slower in place (the ramps at both
+   ends, latency-bound iterations, are twice as long). Iterations t0..t1 - 1
+   run vectors lo..hi - 1; vector i's block at iteration t is
+   t - STAGGER i. */
 enum { STAGGER = 4 };
 
 HWC_X86_INLINE void chain_run_staggered(hwc_v *x, hwc_keys *K, const uint8_t *const *in,

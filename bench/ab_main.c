@@ -14,7 +14,8 @@
 #include "ab_ops.h"
 
 static const char *const op_names[AB_NOPS] = {
-    "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr", "xts-enc", "xts-dec", "cmac", "gcm-enc", "gcm-dec", "cbc-enc-many64", "cbc-enc-many64-oop",
+    "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr", "xts-enc", "xts-dec", "cmac", "gcm-enc", "gcm-dec",
+    "cbc-enc-many64", "cbc-enc-many64-oop",
     "streebog-256", "streebog-512", "hmac-sb512", "pbkdf2-sb512-1000it", "muladd", "modexp"};
 
 const char *ab_family(ab_op op) {

@@ -79,8 +79,8 @@ static int setup_aes(ab_ctx *c) {
         /* the tag of `in` as ciphertext: CTR twice gives `in` back */
         uint8_t *t = malloc(r->len);
         if (!t) return HWC_ERR_BAD_ARGUMENT;
-        hwc_aes_gcm_encrypt(&c->u.g, c->iv, 12, NULL, 0, t, r->in, r->len, c->tag, 16);
-        rc = hwc_aes_gcm_encrypt(&c->u.g, c->iv, 12, NULL, 0, t, t, r->len, c->tag, 16);
+        rc = hwc_aes_gcm_encrypt(&c->u.g, c->iv, 12, NULL, 0, t, r->in, r->len, c->tag, 16);
+        if (rc == HWC_OK) rc = hwc_aes_gcm_encrypt(&c->u.g, c->iv, 12, NULL, 0, t, t, r->len, c->tag, 16);
         free(t);
     }
     return rc;

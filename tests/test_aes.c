@@ -506,7 +506,7 @@ static void chain_check(const char *kernel, void *arg) {
     static const char *starts[] = {"0123456789abcdef fffffffffffffffa", "ffffffffffffffff fffffffffffffff9",
                                    "ffffffffffffffff ffffffffffffffff", "00000000000000ff ffffffffffffffff"};
     for (size_t s = 0; s < 4; s++) {
-        for (size_t len = 1; len <= 16 * 20 + 9; len += 37) {
+        for (size_t len = 1; len <= 16 * 64 + 9; len += 37) {
             uint8_t ctr[16], ref[16], ks[16];
             hwc_hex(starts[s], ctr, 16);
             memcpy(ref, ctr, 16);

@@ -308,6 +308,23 @@ HWC_X86_INLINE void rounds_mid(hwc_v *x, const int n, const hwc_keys *K, const u
         else if ((count) == 1) { const int n = 1; call; } \
     } while (0)
 
+/* The bulk loop of ECB, CBC decryption and CTR: batches of HWC_WIDE_NB
+   vectors while they fit, then one of HWC_NB if it fits (n, a constant in
+   each copy of call). On ymm and xmm a batch holds 12 vectors: with 8, just
+   as many chains as the AESENC latency needs (4 cycles at 2 per cycle), any
+   instruction on an AES slot or a late key delays every chain, and CTR ran
+   4-8% slower (docs/bench.md). zmm keeps 8: its key registers and 1 KiB
+   calls (16 vectors) are better served by two batches of 8. */
+#if HWC_W == 512
+#define HWC_WIDE_NB HWC_NB
+#else
+#define HWC_WIDE_NB 12
+#endif
+#define HWC_BULK(blocks, n, call) do { \
+        while ((blocks) >= HWC_WIDE_NB * HWC_L) { const int n = HWC_WIDE_NB; call; } \
+        if (HWC_WIDE_NB > HWC_NB && (blocks) >= HWC_NB * HWC_L) { const int n = HWC_NB; call; } \
+    } while (0)
+
 /* ---- single blocks on xmm (short messages and tails) -------------------------- */
 typedef hwc_keys hwc_xkeys;
 #define load_xkeys load_keys
@@ -406,11 +423,11 @@ HWC_X86_INLINE void ecb_tail(hwc_xkeys *X, uint8_t *out, const uint8_t *in, size
     });
 }
 
-/* n vectors (a constant: HWC_NB, or a group of HWC_REST) at in. */
+/* n vectors (a constant: a batch of HWC_BULK, or a group of HWC_REST) at in. */
 HWC_X86_INLINE void ecb_vecs(hwc_keys *K, uint8_t *out, const uint8_t *in, const int n,
                              const unsigned nr, const int decrypt) {
     keys_fresh(K);
-    hwc_v x[HWC_NB];
+    hwc_v x[HWC_WIDE_NB];
     HWC_UNROLL for (int i = 0; i < n; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(K, 0));
     rounds_mid(x, n, K, nr, decrypt);
     HWC_UNROLL for (int i = 0; i < n; i++) V_ST(out + 16 * HWC_L * i, v_last(x[i], vkey(K, nr), decrypt));
@@ -429,10 +446,10 @@ HWC_X86_INLINE void ecb_n(const hwc_aes_key *k, uint8_t *out, const uint8_t *in,
     if (bulk && blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
         hwc_keys H = K;
         hold_keys(&H, nr);
-        do {
-            ecb_vecs(&H, out, in, HWC_NB, nr, decrypt);
-            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-        } while (blocks >= HWC_NB * HWC_L);
+        HWC_BULK(blocks, n, {
+            ecb_vecs(&H, out, in, n, nr, decrypt);
+            in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
+        });
     }
     HWC_REST(blocks / HWC_L, n, {
         ecb_vecs(&K, out, in, n, nr, decrypt);
@@ -523,7 +540,7 @@ HWC_X86_INLINE void cbcd_tail(hwc_xkeys *X, __m128i *prev, uint8_t *out, const u
 HWC_X86_INLINE void cbcd_vecs(hwc_keys *K, __m128i *prev, uint8_t *out, const uint8_t *in, const int n,
                               const unsigned nr) {
     keys_fresh(K);
-    hwc_v x[HWC_NB];
+    hwc_v x[HWC_WIDE_NB];
     HWC_UNROLL for (int i = 0; i < n; i++) x[i] = V_XOR(V_LD(in + 16 * HWC_L * i), vkey(K, 0));
     rounds_mid(x, n, K, nr, 1);
     /* previous ciphertexts loaded late (fewer live registers), all before
@@ -551,10 +568,10 @@ HWC_X86_INLINE void cbc_dec_n(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out
     if (bulk && blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
         hwc_keys H = K;
         hold_keys(&H, nr);
-        do {
-            cbcd_vecs(&H, &prev, out, in, HWC_NB, nr);
-            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-        } while (blocks >= HWC_NB * HWC_L);
+        HWC_BULK(blocks, n, {
+            cbcd_vecs(&H, &prev, out, in, n, nr);
+            in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
+        });
     }
     HWC_REST(blocks / HWC_L, n, {
         cbcd_vecs(&K, &prev, out, in, n, nr);
@@ -577,7 +594,7 @@ static void cbc_dec(const hwc_aes_key *k, uint8_t iv[16], uint8_t *out, const ui
 }
 
 /* ---- CTR: 128-bit big-endian counter ----------------------------------------- */
-/* Fastest path (all but one batch in 256/(HWC_NB L)): while the counter's
+/* Fastest path (all but about one batch in 256/(n L)): while the counter's
    last byte does not carry inside the batch, each block is the big-endian
    counter block plus its index added in byte 15 (one 64-bit lane add per
    vector, no byte reversal: VPSHUFB takes an AES slot on Zen 5). Otherwise
@@ -646,7 +663,7 @@ HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *o
 #endif
     const hwc_v stepL = V_BC(_mm_set_epi64x(0, HWC_L));
     keys_fresh(K);
-    hwc_v x[HWC_NB], c;
+    hwc_v x[HWC_WIDE_NB], c;
     if ((*lo & 0xff) <= 0x100 - (uint64_t)n * HWC_L) {
         /* no carry out of the counter's last byte inside these blocks: each
            block is the big-endian counter block plus its index in byte 15,
@@ -661,7 +678,7 @@ HWC_X86_INLINE void ctr_vecs(hwc_keys *K, uint64_t *hi, uint64_t *lo, uint8_t *o
             c = V_ADD64(c, stepL);
         }
     } else {
-        uint8_t tmp[HWC_NB * HWC_L * 16];
+        uint8_t tmp[HWC_WIDE_NB * HWC_L * 16];
         uint64_t l = *lo, h = *hi;
         for (int j = 0; j < n * HWC_L; j++) {
             hwc_x86_st(tmp + 16 * j, ctr_block(h, l));
@@ -698,10 +715,10 @@ HWC_X86_INLINE void ctr_n(const hwc_aes_key *k, uint8_t ctrb[16], uint8_t *out, 
     if (bulk && blocks >= HWC_NB * HWC_L) {   /* keys held for this loop only */
         hwc_keys H = K;
         hold_keys(&H, nr);
-        do {
-            ctr_vecs(&H, &hi, &lo, out, in, HWC_NB, nr, 1);
-            in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
-        } while (blocks >= HWC_NB * HWC_L);
+        HWC_BULK(blocks, n, {
+            ctr_vecs(&H, &hi, &lo, out, in, n, nr, 1);
+            in += 16 * HWC_L * n; out += 16 * HWC_L * n; blocks -= (size_t)HWC_L * n;
+        });
     }
     /* groups while no carry can leave the low 64 bits inside one, then
        single blocks on xmm (with the full carry) */
@@ -1322,6 +1339,8 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
 #undef HWC_UNROLL
 #undef HWC_BY_ROUNDS
 #undef HWC_REST
+#undef HWC_WIDE_NB
+#undef HWC_BULK
 #undef HWC_SIZED
 #undef HWC_BY_SIZE
 #undef HWC_XREST

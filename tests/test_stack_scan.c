@@ -147,7 +147,7 @@ static size_t sector_unit(size_t len) {
     return len >= 16384 ? 4096 : len >= 8192 ? 512 : len >= 1024 ? 528 : 16;
 }
 
-/* 33 messages of 1 KiB: every lane busy, then a refill; CBC outputs 4 KiB
+/* 33 messages of 1 KiB: all 32 zmm lanes busy, the last one alone; CBC outputs 4 KiB
    apart, so that the zmm step staggers its vectors (impl/x86/aes_x86_lanes.h). */
 static void many_wide(const aes_job *j) {
     static uint8_t outs_wide[33 * 4096], ivs_wide[33 * 16], tags_wide[33 * 16];

@@ -15,13 +15,42 @@
 #error "included by impl/x86/aes_x86_modes.h only"
 #endif
 
+/* Gather and scatter with one shuffle each on zmm (none on ymm): the lane
+   loops are bound by the AES/shuffle slots on Zen 5 (docs/aes-batch.md).
+   gather: lanes 1 and 3 by 128-bit broadcasts into a ymm (load-port only,
+   unlike zmm broadcasts) blended over lanes 0 and 2, then one insert.
+   scatter: lanes 0 and 2 by plain 16-byte stores, lanes 1 and 3 by masked
+   32-byte stores of the low and high half at p[j] + off - 16, whose
+   masked-out half is the block before (already written: no
+   store-forwarding conflict with the loads of the next blocks; faults on
+   masked-out bytes are suppressed). Under MemorySanitizer, which checks
+   asm operands like branch conditions (internal/ct.h), the plain inserts
+   and extracts. */
+#if HWC_L > 1 && !defined(HWC_CT_MSAN)
+#define HWC_LANES_ASM 1
+/* v with its high 128-bit lane replaced by the block at p: a broadcast from
+   memory (asm, so that the compiler does not turn it into an insert) and a
+   blend. */
+HWC_X86_INLINE __m256i bc_hi_half(__m256i v, const uint8_t *p) {
+    __m256i b;
+    __asm__("vbroadcasti128 %1, %0" : "=x"(b) : "m"(*(const __m128i *)(const void *)p));
+    return _mm256_blend_epi32(v, b, 0xf0);
+}
+#endif
+
 /* Blocks at p[0] + off, ..., p[HWC_L - 1] + off as one vector. */
 HWC_X86_INLINE hwc_v gather(const uint8_t *const *p, size_t off) {
 #if HWC_L == 1
     return hwc_x86_ld(p[0] + off);
+#elif HWC_L == 2 && defined(HWC_LANES_ASM)
+    return bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)), p[1] + off);
 #elif HWC_L == 2
     return _mm256_inserti128_si256(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)),
                                    hwc_x86_ld(p[1] + off), 1);
+#elif defined(HWC_LANES_ASM)
+    const __m256i lo = bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)), p[1] + off);
+    const __m256i hi = bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[2] + off)), p[3] + off);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 #else
     const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)),
                                                hwc_x86_ld(p[1] + off), 1);
@@ -31,52 +60,13 @@ HWC_X86_INLINE hwc_v gather(const uint8_t *const *p, size_t off) {
 #endif
 }
 
-#if HWC_L > 1 && !defined(HWC_CT_MSAN)   /* MSan checks asm operands like branch conditions (internal/ct.h) */
-/* v with its high 128-bit lane replaced by the block at p: a broadcast from
-   memory (asm, so that the compiler does not turn it into an insert) and a
-   blend, neither on the shuffle slots. */
-HWC_X86_INLINE __m256i bc_hi_half(__m256i v, const uint8_t *p) {
-    __m256i b;
-    __asm__("vbroadcasti128 %1, %0" : "=x"(b) : "m"(*(const __m128i *)(const void *)p));
-    return _mm256_blend_epi32(v, b, 0xf0);
-}
-#endif
-
-#if HWC_L == 4 && !defined(HWC_CT_MSAN)
-/* gather and scatter with one shuffle each (the zmm lane loops are bound by
-   the AES/shuffle slots on Zen 5; docs/aes-batch.md). gather: lanes 1 and 3
-   by 128-bit broadcasts into a ymm (load-port only, unlike zmm broadcasts)
-   blended over lanes 0 and 2, then one insert. scatter: lanes 0 and 2 by
-   plain 16-byte stores, lanes 1 and 3 by masked 32-byte stores of the low
-   and high half at p[j] + off - 16, whose masked-out half is the block
-   before (already written: no store-forwarding conflict with the loads of
-   the next blocks; faults on masked-out bytes are suppressed). */
-HWC_X86_INLINE hwc_v gather_bc(const uint8_t *const *p, size_t off) {
-    const __m256i lo = bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)), p[1] + off);
-    const __m256i hi = bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[2] + off)), p[3] + off);
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-}
+#if HWC_L == 4 && defined(HWC_LANES_ASM)
+/* The high half of h to p (16 bytes), by a masked store at p - 16. */
 HWC_X86_INLINE void st_hi_half(uint8_t *p, __m256i h) {
     __asm__("vmovdqu32 %1, %0%{%2%}"
             : "+m"(*(__m256i *)(uintptr_t)((uintptr_t)p - 16))
             : "v"(h), "Yk"((__mmask8)0xf0));
 }
-HWC_X86_INLINE void scatter_m(uint8_t *const *p, size_t off, hwc_v v) {
-    const __m256i lo = _mm512_castsi512_si256(v), hi = _mm512_extracti64x4_epi64(v, 1);
-    hwc_x86_st(p[0] + off, _mm256_castsi256_si128(lo));
-    st_hi_half(p[1] + off, lo);
-    hwc_x86_st(p[2] + off, _mm256_castsi256_si128(hi));
-    st_hi_half(p[3] + off, hi);
-}
-#elif HWC_L == 2 && !defined(HWC_CT_MSAN)
-/* ymm: lane 1 broadcast and blended over lane 0, no insert. */
-HWC_X86_INLINE hwc_v gather_bc(const uint8_t *const *p, size_t off) {
-    return bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)), p[1] + off);
-}
-#define scatter_m scatter
-#else
-#define gather_bc gather
-#define scatter_m scatter
 #endif
 
 /* The lanes of v to p[0] + off, ..., p[HWC_L - 1] + off. */
@@ -86,6 +76,12 @@ HWC_X86_INLINE void scatter(uint8_t *const *p, size_t off, hwc_v v) {
 #elif HWC_L == 2
     hwc_x86_st(p[0] + off, _mm256_castsi256_si128(v));
     hwc_x86_st(p[1] + off, _mm256_extracti128_si256(v, 1));
+#elif defined(HWC_LANES_ASM)
+    const __m256i lo = _mm512_castsi512_si256(v), hi = _mm512_extracti64x4_epi64(v, 1);
+    hwc_x86_st(p[0] + off, _mm256_castsi256_si128(lo));
+    st_hi_half(p[1] + off, lo);
+    hwc_x86_st(p[2] + off, _mm256_castsi256_si128(hi));
+    st_hi_half(p[3] + off, hi);
 #else
     hwc_x86_st(p[0] + off, _mm512_castsi512_si128(v));
     hwc_x86_st(p[1] + off, _mm512_extracti32x4_epi32(v, 1));
@@ -103,10 +99,10 @@ HWC_X86_INLINE void chain_run(hwc_v *x, hwc_keys *K, const uint8_t *const *in, s
         keys_fresh(K);
         /* every lane's block read before any of this block index is written */
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
-            x[i] = V_XOR3(x[i], gather_bc(in + HWC_L * i, in_off + 16 * b), vkey(K, 0));
+            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, in_off + 16 * b), vkey(K, 0));
         rounds_mid(x, HWC_NB, K, nr, 0);
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_ENCL(x[i], vkey(K, nr));
-        if (store) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter_m(out + HWC_L * i, out_off + 16 * b, x[i]);
+        if (store) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(out + HWC_L * i, out_off + 16 * b, x[i]);
     }
 }
 
@@ -158,10 +154,10 @@ HWC_X86_INLINE void chain_run_staggered(hwc_v *x, hwc_keys *K, const uint8_t *co
         keys_fresh(K);
         /* every lane's block read before any output of this iteration */
         HWC_UNROLL for (int i = lo; i < hi; i++)
-            x[i] = V_XOR3(x[i], gather_bc(in + HWC_L * i, 16 * (t - STAGGER * (size_t)i)), vkey(K, 0));
+            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, 16 * (t - STAGGER * (size_t)i)), vkey(K, 0));
         rounds_mid(x + lo, hi - lo, K, nr, 0);
         HWC_UNROLL for (int i = lo; i < hi; i++) x[i] = V_ENCL(x[i], vkey(K, nr));
-        HWC_UNROLL for (int i = lo; i < hi; i++) scatter_m(out + HWC_L * i, 16 * (t - STAGGER * (size_t)i), x[i]);
+        HWC_UNROLL for (int i = lo; i < hi; i++) scatter(out + HWC_L * i, 16 * (t - STAGGER * (size_t)i), x[i]);
     }
 }
 
@@ -265,5 +261,7 @@ static void chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t b
     if (lane[0].out) HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 1));
     else HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 0));
 }
+
+#undef HWC_LANES_ASM
 
 #endif

@@ -479,8 +479,8 @@ void hwc_bench_aes(const hwc_bench_opts *o) {
                 /* CMAC also at 64 B in the quick run; CBC-enc and CMAC at 10000 B */
                 if (op == OP_CMAC && o->quick && len == 1024) run_group(o, op, kl, 64);
                 if ((op == OP_CBC_ENC || op == OP_CMAC) && len == 16384) run_group(o, op, kl, 10000);
-                /* ECB at XTS's 4 KiB unit: that row's floor is this one plus the
-                   latency of one block (E_K2 of the tweak, the 16 B row) */
+                /* ECB at XTS's 4 KiB unit: that row's floor is this one plus
+                   one block's AES latency, E_K2 of the tweak (docs/aes-batch.md) */
                 if (op == OP_ECB_ENC && !o->quick && len == 16384) run_group(o, op, kl, 4096);
                 run_group(o, op, kl, len);
                 if ((op == OP_CBC_ENC || op == OP_CMAC) && o->quick && len == 1024)

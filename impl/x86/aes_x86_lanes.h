@@ -38,25 +38,26 @@ HWC_X86_INLINE __m256i bc_hi_half(__m256i v, const uint8_t *p) {
 }
 #endif
 
+#if HWC_L > 1
+/* The blocks at p[0] + off and p[1] + off as one ymm. */
+HWC_X86_INLINE __m256i gather_pair(const uint8_t *const *p, size_t off) {
+    const __m256i lo = _mm256_castsi128_si256(hwc_x86_ld(p[0] + off));
+#if defined(HWC_LANES_ASM)
+    return bc_hi_half(lo, p[1] + off);
+#else
+    return _mm256_inserti128_si256(lo, hwc_x86_ld(p[1] + off), 1);
+#endif
+}
+#endif
+
 /* Blocks at p[0] + off, ..., p[HWC_L - 1] + off as one vector. */
 HWC_X86_INLINE hwc_v gather(const uint8_t *const *p, size_t off) {
 #if HWC_L == 1
     return hwc_x86_ld(p[0] + off);
-#elif HWC_L == 2 && defined(HWC_LANES_ASM)
-    return bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)), p[1] + off);
 #elif HWC_L == 2
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)),
-                                   hwc_x86_ld(p[1] + off), 1);
-#elif defined(HWC_LANES_ASM)
-    const __m256i lo = bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)), p[1] + off);
-    const __m256i hi = bc_hi_half(_mm256_castsi128_si256(hwc_x86_ld(p[2] + off)), p[3] + off);
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+    return gather_pair(p, off);
 #else
-    const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(hwc_x86_ld(p[0] + off)),
-                                               hwc_x86_ld(p[1] + off), 1);
-    const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(hwc_x86_ld(p[2] + off)),
-                                               hwc_x86_ld(p[3] + off), 1);
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(gather_pair(p, off)), gather_pair(p + 2, off), 1);
 #endif
 }
 

@@ -1,8 +1,9 @@
 /* Benchmark harness shared by bench/hwcrypt-bench and `hwcrypt bench`.
  * Clock: this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so time the
  * scheduler gives to other processes on a shared machine is not counted;
- * core cycles = CPU time x the core frequency calibrated in the same run
- * with a chain of dependent register adds (one per cycle). The TSC is not
+ * core cycles = CPU time x the core frequency read with a chain of
+ * dependent register adds (one per cycle) just before and just after each
+ * timed batch (the clock moves between batches on a shared VM). The TSC is not
  * used: on virtual machines it often ticks at a fixed rate unrelated to the
  * core clock (docs/bench.md). */
 #ifndef HWC_BENCH_H
@@ -46,7 +47,7 @@ void hwc_bench_group(const hwc_bench_opts *o, const char *family, const char *op
                      const char *size_label, double units, hwc_bench_unit unit,
                      hwc_bench_case *cases, size_t ncases);
 
-/* Core clock in GHz (calibrated once per process). */
+/* Core clock in GHz (calibrated once per process: the header, hwcrypt-ab). */
 double hwc_bench_core_ghz(void);
 
 /* Seconds of this thread's CPU time. */

@@ -435,9 +435,12 @@ HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV
 /* One iteration: GB blocks of CTR (round key table s) from the counters cv (advanced; the
    layout is gcm_run's), and, when hash (a constant) is set, GHASH of the GB blocks at gsrc
    into *x, spread over the AES rounds. gsrc is read before out is written (decryption in
-   place). */
+   place). zmm encryption, pv non-null (a constant): the GHASH input is pv, the previous
+   batch's output as GHASH integers (ciphertext: public), replaced by this batch's output;
+   gsrc is not read. Read back from memory, a batch just stored keeps the hash waiting for
+   its stores (3% slower at 16-64 KiB, docs/gcm.md). */
 HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
-                              __m128i *x, const int hash, const uint8_t *gsrc, uint8_t *out,
+                              __m128i *x, const int hash, const uint8_t *gsrc, GV *pv, uint8_t *out,
                               const uint8_t *in, const unsigned nr) {
     const GV bswv = G_BC(gcm_bswap_mask());
     G_OPAQUE(s);
@@ -462,8 +465,13 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
            round for the longer keys, pairs every third round 2-3% faster);
            xmm/ymm: one product after each round */
         if (hash && pairs && (r - 1) % sp == 0 && 2 * ((r - 1) / sp + 1) < GNV) {
-            /* pair j = (r - 1) / sp: vectors 2j + 1 and 2j + 2 */
-            gh_batch_pair(gsrc, pw, 2 * ((r - 1) / sp) + 1, &lo, &hi, &mid);
+            /* pair j = (r - 1) / sp: vectors v = 2j + 1 and v + 1 */
+            const unsigned v = 2 * ((r - 1) / sp) + 1;
+            if (pv)
+                gh_acc2(pv[v], G_LDK(pw + 16 * GL * v), G_LDK(kt + 16 * GL * v), pv[v + 1],
+                        G_LDK(pw + 16 * GL * (v + 1)), G_LDK(kt + 16 * GL * (v + 1)), &lo, &hi, &mid);
+            else
+                gh_batch_pair(gsrc, pw, v, &lo, &hi, &mid);
         } else if (hash && !pairs && r < GNV) {
             /* vector r after round r */
             GV d = G_SHUF8(G_LD(gsrc + 16 * GL * r), bswv);
@@ -471,7 +479,11 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
             gh_acc(d, G_LDK(pw + 16 * GL * r), G_LDK(kt + 16 * GL * r), &lo, &hi, &mid);
         }
     }
-    if (hash && pairs) {
+    if (hash && pairs && pv) {   /* as gh_batch_close */
+        gh_acc2(G_XOR(pv[0], G_LANE0(*x)), G_LDK(pw), G_LDK(kt), pv[GNV - 1], G_LDK(pw + 16 * GL * (GNV - 1)),
+                G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid);
+        *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+    } else if (hash && pairs) {
         gh_batch_close(gsrc, pw, x, lo, hi, mid);
     } else if (hash) {
         /* vector 0, which takes x, last (gh_batch_close) */
@@ -479,8 +491,16 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
         *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
     }
     const GV kl = G_RK(s, nr);
-    G_UNROLL for (int i = 0; i < GNV; i++)
-        G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i))));
+    if (pv) {
+        G_UNROLL for (int i = 0; i < GNV; i++) {
+            const GV o = G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i)));
+            G_ST(out + 16 * GL * i, o);
+            pv[i] = G_SHUF8(o, bswv);
+        }
+    } else {
+        G_UNROLL for (int i = 0; i < GNV; i++)
+            G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i))));
+    }
 }
 
 #if HWC_GCM_W == 512 && !defined(__clang__)
@@ -605,13 +625,25 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
             gcm_skew_run(s, wide, htab, cv, &x, &out, &in, &blocks, dec, nr);
         } else
 #endif
+#if HWC_GCM_W == 512
+        /* zmm AES-128 encryption of two batches or more: the hash input in registers */
+        if (!dec && nr == 10 && blocks >= 2 * GB) {
+            GV pv[GNV];
+            gcm_batch(s, wide, htab, cv, &x, 0, NULL, pv, out, in, nr);
+            in += 16 * GB; out += 16 * GB; blocks -= GB;
+            while (blocks >= GB) {
+                gcm_batch(s, wide, htab, cv, &x, 1, NULL, pv, out, in, nr);
+                in += 16 * GB; out += 16 * GB; blocks -= GB;
+            }
+        } else
+#endif
         {
             if (!dec) {
-                gcm_batch(s, wide, htab, cv, &x, 0, NULL, out, in, nr);
+                gcm_batch(s, wide, htab, cv, &x, 0, NULL, NULL, out, in, nr);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
             while (blocks >= GB) {
-                gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, out, in, nr);
+                gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, NULL, out, in, nr);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
         }

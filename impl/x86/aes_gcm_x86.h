@@ -491,15 +491,10 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
         *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
     }
     const GV kl = G_RK(s, nr);
-    if (pv) {
-        G_UNROLL for (int i = 0; i < GNV; i++) {
-            const GV o = G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i)));
-            G_ST(out + 16 * GL * i, o);
-            pv[i] = G_SHUF8(o, bswv);
-        }
-    } else {
-        G_UNROLL for (int i = 0; i < GNV; i++)
-            G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i))));
+    G_UNROLL for (int i = 0; i < GNV; i++) {
+        const GV o = G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i)));
+        G_ST(out + 16 * GL * i, o);
+        if (pv) pv[i] = G_SHUF8(o, bswv);
     }
 }
 

@@ -388,6 +388,22 @@ HWC_X86_INLINE void gh_batch_close(const uint8_t *gsrc, const unsigned char *pw,
     *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
 }
 
+#if HWC_GCM_W == 512
+/* GHASH of a batch held in registers as GHASH integers (v) into x: the
+   pairs and the close of gcm_batch's register form, with no AES beside them. */
+HWC_X86_INLINE __m128i gh_regs(const unsigned char *htab, const GV *v, __m128i x) {
+    G_OPAQUE(htab);
+    const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
+    GV lo = G_ZERO(), hi = lo, mid = lo;
+    for (unsigned i = 1; i + 1 < GNV; i += 2)
+        gh_acc2(v[i], G_LDK(pw + 16 * GL * i), G_LDK(kt + 16 * GL * i), v[i + 1], G_LDK(pw + 16 * GL * (i + 1)),
+                G_LDK(kt + 16 * GL * (i + 1)), &lo, &hi, &mid);
+    gh_acc2(G_XOR(v[0], G_LANE0(x)), G_LDK(pw), G_LDK(kt), v[GNV - 1], G_LDK(pw + 16 * GL * (GNV - 1)),
+            G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid);
+    return gh_lanes_xor(gh_reduce(lo, hi, mid));
+}
+#endif
+
 /* The counter blocks of the next GB blocks, XORed with round key 0, into
    a[]; the counters cv (layout: gcm_run) advanced. */
 HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV *a, const unsigned nr) {
@@ -435,13 +451,14 @@ HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV
 /* One iteration: GB blocks of CTR (round key table s) from the counters cv (advanced; the
    layout is gcm_run's), and, when hash (a constant) is set, GHASH of the GB blocks at gsrc
    into *x, spread over the AES rounds. gsrc is read before out is written (decryption in
-   place). zmm encryption, pv non-null (a constant): the GHASH input is pv, the previous
-   batch's output as GHASH integers (ciphertext: public), replaced by this batch's output;
-   gsrc is not read. Read back from memory, a batch just stored keeps the hash waiting for
-   its stores (3% slower at 16-64 KiB, docs/gcm.md). */
+   place). zmm encryption, pv and pvo non-null (constants): the GHASH input is pv, the
+   previous batch's output as GHASH integers (ciphertext: public), and this batch's output
+   goes to pvo in that form (pvo == pv in a loop); gsrc is not read. Read back from memory,
+   a batch just stored keeps the hash waiting for its stores (3% slower at 16-64 KiB,
+   docs/gcm.md). */
 HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
-                              __m128i *x, const int hash, const uint8_t *gsrc, GV *pv, uint8_t *out,
-                              const uint8_t *in, const unsigned nr) {
+                              __m128i *x, const int hash, const uint8_t *gsrc, const GV *pv, GV *pvo,
+                              uint8_t *out, const uint8_t *in, const unsigned nr) {
     const GV bswv = G_BC(gcm_bswap_mask());
     G_OPAQUE(s);
     G_OPAQUE(htab);
@@ -494,7 +511,7 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
     G_UNROLL for (int i = 0; i < GNV; i++) {
         const GV o = G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i)));
         G_ST(out + 16 * GL * i, o);
-        if (pv) pv[i] = G_SHUF8(o, bswv);
+        if (pvo) pvo[i] = G_SHUF8(o, bswv);
     }
 }
 
@@ -600,6 +617,7 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
                             const unsigned nr) {
     __m128i x = *xp, c = *cp;
     const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
+    int all_hashed = 0;   /* zmm encryption of two batches: the last one hashed from registers */
     if (blocks >= GB) {
         GV cv[3];
 #if HWC_GCM_W == 512
@@ -621,24 +639,37 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
         } else
 #endif
 #if HWC_GCM_W == 512
-        /* zmm AES-128 encryption of two batches or more: the hash input in registers */
-        if (!dec && nr == 10 && blocks >= 2 * GB) {
+        /* zmm encryption, the hash input in registers: AES-128 from two
+           batches on, AES-192/256 for calls of two batches (longer ones
+           have the overlapped steps or the batch loop) */
+        if (!dec && blocks >= 2 * GB && (nr == 10 || blocks < 3 * GB)) {
             GV pv[GNV];
-            gcm_batch(s, wide, htab, cv, &x, 0, NULL, pv, out, in, nr);
+            gcm_batch(s, wide, htab, cv, &x, 0, NULL, pv, pv, out, in, nr);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
+            if (blocks < 2 * GB) {
+                /* two batches (1-1.5 KiB): the second, then its own output
+                   from the registers, not read back after the loop (5-8%
+                   faster at 1 KiB). Longer calls keep the loop as it was:
+                   with pv live after it, gcc copies the 8 vectors in it. */
+                GV pl[GNV];
+                gcm_batch(s, wide, htab, cv, &x, 1, NULL, pv, pl, out, in, nr);
+                in += 16 * GB; out += 16 * GB; blocks -= GB;
+                x = gh_regs(htab, pl, x);
+                all_hashed = 1;
+            }
             while (blocks >= GB) {
-                gcm_batch(s, wide, htab, cv, &x, 1, NULL, pv, out, in, nr);
+                gcm_batch(s, wide, htab, cv, &x, 1, NULL, pv, pv, out, in, nr);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
         } else
 #endif
         {
             if (!dec) {
-                gcm_batch(s, wide, htab, cv, &x, 0, NULL, NULL, out, in, nr);
+                gcm_batch(s, wide, htab, cv, &x, 0, NULL, NULL, NULL, out, in, nr);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
             while (blocks >= GB) {
-                gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, NULL, out, in, nr);
+                gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, NULL, NULL, out, in, nr);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
         }
@@ -647,7 +678,7 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
         else
 #endif
         c = G_LOW(cv[0]);
-        hashed_to = dec ? in : out - 16 * GB;
+        hashed_to = dec ? in : all_hashed ? out : out - 16 * GB;
     }
     if (dec) {
         x = gh_blocks(htab, x, in, blocks);

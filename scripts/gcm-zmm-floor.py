@@ -34,6 +34,9 @@ DRIVER = r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <x86intrin.h>
+#ifndef BB
+#define BB 512   /* bytes per batch */
+#endif
 void gcm_floor_loop(long n, const void *keys, const void *htab, const void *in, void *out, const void *consts);
 static uint64_t add_chain(void) {
     uint64_t t0 = __rdtsc();
@@ -64,7 +67,7 @@ int main(void) {
             double t = est[j]; est[j] = est[j - 1]; est[j - 1] = t;
         }
     const double best = est[4];
-    printf("%.0f cycles per call of %d batches: %.2f per batch (%.4f c/B)\n", best, NB, best / NB, best / NB / 512);
+    printf("%.0f cycles per call of %d batches: %.2f per batch (%.4f c/B)\n", best, NB, best / NB, best / NB / BB);
     return 0;
 }
 """
@@ -152,6 +155,29 @@ def loop_asm(pairs_after, close_after, ctr, bswap, reduce_):
     return "\n".join(a) + "\n"
 
 
+def require_flags(need):
+    """Exits when /proc/cpuinfo lacks one of the flags the loop needs."""
+    with open("/proc/cpuinfo") as f:
+        flags = next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), [])
+    missing = [x for x in need if x not in flags]
+    if missing:
+        sys.exit("this CPU lacks " + ", ".join(missing) + ": the loop would stop on an illegal instruction")
+
+
+def build_and_run(asm, batches, batch_bytes, cpu, label):
+    """Builds the driver around the loop's assembly and prints label and its timing."""
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "loop.S"), "w") as f:
+            f.write(asm)
+        with open(os.path.join(d, "driver.c"), "w") as f:
+            f.write(DRIVER)
+        exe = os.path.join(d, "floor")
+        subprocess.run(["gcc", "-O2", f"-DNB={batches}", f"-DBB={batch_bytes}", "-o", exe,
+                        os.path.join(d, "driver.c"), os.path.join(d, "loop.S")], check=True)
+        print(label + ": ", end="", flush=True)
+        subprocess.run((["taskset", "-c", str(cpu)] if cpu is not None else []) + [exe], check=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpu", type=int, help="pin to this CPU (taskset)")
@@ -162,26 +188,13 @@ def main():
     ap.add_argument("--no-bswap", action="store_true")
     ap.add_argument("--no-reduce", action="store_true")
     o = ap.parse_args()
-    with open("/proc/cpuinfo") as f:
-        flags = next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), [])
-    missing = [x for x in ("avx512f", "avx512bw", "vaes", "vpclmulqdq") if x not in flags]
-    if missing:
-        sys.exit("this CPU lacks " + ", ".join(missing) + ": the loop would stop on an illegal instruction")
+    require_flags(("avx512f", "avx512bw", "vaes", "vpclmulqdq"))
     pairs = [int(x) for x in o.pairs.split(",")]
     if len(pairs) != 3 or not all(1 <= r <= 9 for r in pairs + [o.close]) or len(set(pairs)) != 3:
         sys.exit("--pairs: three distinct rounds in 1..9; --close: a round in 1..9")
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "loop.S"), "w") as f:
-            f.write(loop_asm(pairs, o.close, o.ctr, not o.no_bswap, not o.no_reduce))
-        with open(os.path.join(d, "driver.c"), "w") as f:
-            f.write(DRIVER)
-        exe = os.path.join(d, "floor")
-        subprocess.run(["gcc", "-O2", f"-DNB={o.batches}", "-o", exe, os.path.join(d, "driver.c"), os.path.join(d, "loop.S")], check=True)
-        cmd = (["taskset", "-c", str(o.cpu)] if o.cpu is not None else []) + [exe]
-        print(f"{o.batches} batches, pairs after rounds {o.pairs}, close after {o.close}, counters {o.ctr}, "
-              f"byte swaps {'no' if o.no_bswap else 'yes'}, reduction {'no' if o.no_reduce else 'yes'}: ", end="",
-              flush=True)
-        subprocess.run(cmd, check=True)
+    build_and_run(loop_asm(pairs, o.close, o.ctr, not o.no_bswap, not o.no_reduce), o.batches, 512, o.cpu,
+                  f"{o.batches} batches, pairs after rounds {o.pairs}, close after {o.close}, counters {o.ctr}, "
+                  f"byte swaps {'no' if o.no_bswap else 'yes'}, reduction {'no' if o.no_reduce else 'yes'}")
 
 
 if __name__ == "__main__":

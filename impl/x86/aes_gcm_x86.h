@@ -388,9 +388,18 @@ HWC_X86_INLINE void gh_batch_close(const uint8_t *gsrc, const unsigned char *pw,
     *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
 }
 
+/* The close of a batch held in registers as GHASH integers (v): vector 0,
+   which takes x, with the last vector, and the reduction; returns the new x. */
+HWC_X86_INLINE __m128i gh_regs_close(const unsigned char *pw, const unsigned char *kt, const GV *v, __m128i x,
+                                     GV lo, GV hi, GV mid) {
+    gh_acc2(G_XOR(v[0], G_LANE0(x)), G_LDK(pw), G_LDK(kt), v[GNV - 1], G_LDK(pw + 16 * GL * (GNV - 1)),
+            G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid);
+    return gh_lanes_xor(gh_reduce(lo, hi, mid));
+}
+
 #if HWC_GCM_W == 512
-/* GHASH of a batch held in registers as GHASH integers (v) into x: the
-   pairs and the close of gcm_batch's register form, with no AES beside them. */
+/* GHASH of a batch held in registers (v) into x: the pairs and the close of
+   gcm_batch's register form, with no AES beside them. */
 HWC_X86_INLINE __m128i gh_regs(const unsigned char *htab, const GV *v, __m128i x) {
     G_OPAQUE(htab);
     const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
@@ -398,9 +407,7 @@ HWC_X86_INLINE __m128i gh_regs(const unsigned char *htab, const GV *v, __m128i x
     for (unsigned i = 1; i + 1 < GNV; i += 2)
         gh_acc2(v[i], G_LDK(pw + 16 * GL * i), G_LDK(kt + 16 * GL * i), v[i + 1], G_LDK(pw + 16 * GL * (i + 1)),
                 G_LDK(kt + 16 * GL * (i + 1)), &lo, &hi, &mid);
-    gh_acc2(G_XOR(v[0], G_LANE0(x)), G_LDK(pw), G_LDK(kt), v[GNV - 1], G_LDK(pw + 16 * GL * (GNV - 1)),
-            G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid);
-    return gh_lanes_xor(gh_reduce(lo, hi, mid));
+    return gh_regs_close(pw, kt, v, x, lo, hi, mid);
 }
 #endif
 
@@ -497,9 +504,7 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
         }
     }
     if (hash && pairs && pv) {   /* as gh_batch_close */
-        gh_acc2(G_XOR(pv[0], G_LANE0(*x)), G_LDK(pw), G_LDK(kt), pv[GNV - 1], G_LDK(pw + 16 * GL * (GNV - 1)),
-                G_LDK(kt + 16 * GL * (GNV - 1)), &lo, &hi, &mid);
-        *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+        *x = gh_regs_close(pw, kt, pv, *x, lo, hi, mid);
     } else if (hash && pairs) {
         gh_batch_close(gsrc, pw, x, lo, hi, mid);
     } else if (hash) {

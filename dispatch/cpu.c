@@ -35,6 +35,19 @@ static const struct { X86FeaturesEnum feature; uint64_t bit; int os; } x86_bits[
     {X86_AVX512VBMI, HWC_F_AVX512VBMI, OS_AVX512},
 };
 
+/* Ways of the L1 data cache, 0 when CPUID does not say: AMD's leaf
+   0x80000005 (ECX bits 23:16), else the deterministic cache parameters of
+   leaf 4 (EBX bits 31:22 plus one) for the level-1 data cache. */
+static unsigned l1d_ways(void) {
+    unsigned a, b, c, d;
+    if (__get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541u /* "Auth"enticAMD */ &&
+        __get_cpuid(0x80000005, &a, &b, &c, &d))
+        return (c >> 16) & 0xff;
+    for (unsigned i = 0; i < 8 && __get_cpuid_count(4, i, &a, &b, &c, &d) && (a & 0x1f); i++)
+        if ((a & 0x1f) == 1 && ((a >> 5) & 7) == 1) return (b >> 22) + 1;
+    return 0;
+}
+
 void hwc_cpu_detect(hwc_cpu *cpu) {
     memset(cpu, 0, sizeof *cpu);
     const X86Info info = GetX86Info();
@@ -53,6 +66,10 @@ void hwc_cpu_detect(hwc_cpu *cpu) {
     }
     unsigned a, b, c, d;
     if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 8))) m |= HWC_F_GFNI;
+    /* 32 KiB 8-way L1D (Zen 3/4) against 48 KiB 12-way (Zen 5, Ice Lake and
+       later): the lane steps' staging thresholds (impl/x86/aes_x86_lanes.h) */
+    const unsigned ways = l1d_ways();
+    if (ways >= 1 && ways <= 8) m |= HWC_T_L1D_8WAY;
     cpu->features = m;
 
     const X86Microarchitecture ua = GetX86Microarchitecture(&info);

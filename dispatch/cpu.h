@@ -17,6 +17,8 @@ enum {
     /* Traits: properties of the core (not instructions) that a registry
        variant may ask for; never printed as features. */
     HWC_T_NARROW_AES = 1ull << 48,   /* AArch64 core where 4 AES blocks in flight suffice */
+    HWC_T_L1D_8WAY = 1ull << 49,     /* x86 core whose L1 data cache has at most 8 ways */
+    HWC_T_ALL = HWC_T_NARROW_AES | HWC_T_L1D_8WAY,
 };
 
 typedef struct hwc_cpu {

@@ -4,6 +4,8 @@
 #include <string.h>
 #include "common.h"
 #include "test_skip.h"
+#include "dispatch/cpu.h"
+#include "dispatch/registry.h"
 
 size_t hwc_test_usable_kernels(const char *family, const char **names, size_t max) {
     hwc_kernel_info info[32];
@@ -142,4 +144,17 @@ int hwc_all_bytes(const void *p, size_t n, uint8_t v) {
     for (size_t i = 0; i < n; i++)
         if (q[i] != v) return 0;
     return 1;
+}
+
+int hwc_test_kernel_tables(const char *family, const char *name, const void *t[2]) {
+    const int fam = hwc_family_index(family), i = fam < 0 ? -1 : hwc_kernel_index(fam, name);
+    cr_assert(i >= 0 && hwc_registry[i].impl, "kernel %s/%s is not in this build", family, name);
+    const hwc_registry_entry *e = &hwc_registry[i];
+    hwc_cpu cpu;
+    hwc_cpu_detect(&cpu);
+    const uint64_t isa = e->variant_needs & ~(uint64_t)HWC_T_ALL;
+    t[0] = e->impl;
+    if (!e->variant || e->variant == e->impl || (cpu.features & isa) != isa) return 1;
+    t[1] = e->variant;
+    return 2;
 }

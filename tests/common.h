@@ -16,6 +16,10 @@
    Fails the test if no kernel ran. Returns how many kernels ran. */
 typedef void (*hwc_kernel_fn)(const char *kernel, void *arg);
 int hwc_test_each_kernel(const char *family, hwc_kernel_fn fn, void *arg);
+/* The tables of kernel `name` of `family` this CPU can run, into t[0..1]:
+   its table and, when the registry has another, its variant, whose trait
+   needs (HWC_T_*: speed, never correctness) are left out. Returns 1 or 2. */
+int hwc_test_kernel_tables(const char *family, const char *name, const void *t[2]);
 
 /* Names of the usable kernels of a family (best first) into names[], returns count. */
 size_t hwc_test_usable_kernels(const char *family, const char **names, size_t max);

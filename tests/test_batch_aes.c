@@ -16,6 +16,9 @@
 #include "common.h"
 #include "aes_suite_keys.h"
 #include "hwcrypt/batch.h"
+#ifndef HWC_TEST_AES_FALLBACK
+#include "core/aes_internal.h"   /* hwc_aes_setkey_with: every table of a kernel */
+#endif
 
 #define MAXN 67
 #define POOL (300 * 1024)
@@ -160,47 +163,63 @@ Test(batch_aes, many_equal_single_calls) {
 }
 
 /* Messages one page apart (every lane's block in the same L1 set: the x86
-   kernels then stage whole lines), in place and out of place into another
-   page-aligned area; CMAC and CBC against the single calls. */
+   kernels then stage whole lines) and 1 KiB apart (8 zmm lanes per set: the
+   threshold of the 8-way L1 table), in place and out of place into another
+   page-aligned area; CMAC and CBC against the single calls. CBC runs on
+   every table of the kernel (impl/x86/aes_x86_lanes.h, out_limit), whichever
+   dispatch picks here. */
 static void check_page_aligned(const char *kernel, void *argp) {
     const batch_arg *a = argp;
     enum { N = 67, PAGE = 4096 };
-    static const size_t lens[] = {4096, 1024, 160, 4096 - 16};
+    static const size_t lens[] = {4096, 1024, 160, 4096 - 16, 1024 - 16};
     uint8_t *src = aligned_alloc(PAGE, (size_t)N * PAGE), *dst = aligned_alloc(PAGE, (size_t)N * PAGE);
     uint8_t *want = malloc((size_t)N * PAGE), key[16], ivs[16 * N], want_ivs[16 * N], tags[16 * N];
     cr_assert(src && dst && want);
     memcpy(key, a->pool, 16);
     hwc_aes_key k;
     cr_assert_eq(SUITE_SETKEY(&k, key, 16), HWC_OK);
-    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++)
-        for (int inplace = 0; inplace < 2; inplace++) {
-            const uint8_t *in[N];
-            uint8_t *out[N];
-            size_t len[N];
-            memcpy(src, a->pool, (size_t)N * PAGE);
-            memcpy(ivs, a->pool + 7, sizeof ivs);
-            memcpy(want_ivs, ivs, sizeof ivs);
-            for (size_t i = 0; i < N; i++) {
-                len[i] = lens[l];
-                in[i] = src + i * PAGE;
-                out[i] = (inplace ? src : dst) + i * PAGE;
-                memcpy(want + i * PAGE, in[i], len[i]);
-                cr_assert_eq(hwc_aes_cbc_encrypt(&k, want_ivs + 16 * i, want + i * PAGE, want + i * PAGE, len[i]),
-                             HWC_OK);
+#ifdef HWC_TEST_AES_FALLBACK
+    const int ntables = 1;   /* the key's ECB-only table */
+#else
+    const void *tables[2];
+    const int ntables = hwc_test_kernel_tables("aes", kernel, tables);
+#endif
+    for (size_t l = 0; l < 2 * (sizeof lens / sizeof lens[0]); l++)
+        for (int inplace = 0; inplace < 2; inplace++)
+            for (int tab = 0; tab < ntables; tab++) {
+                const size_t stride = l % 2 ? 1024 : PAGE, mlen = lens[l / 2];
+                if (mlen > stride) continue;
+#ifndef HWC_TEST_AES_FALLBACK
+                cr_assert_eq(hwc_aes_setkey_with(&k, key, 16, tables[tab]), HWC_OK);
+#endif
+                const uint8_t *in[N];
+                uint8_t *out[N];
+                size_t len[N];
+                memcpy(src, a->pool, (size_t)N * PAGE);
+                memcpy(ivs, a->pool + 7, sizeof ivs);
+                memcpy(want_ivs, ivs, sizeof ivs);
+                for (size_t i = 0; i < N; i++) {
+                    len[i] = mlen;
+                    in[i] = src + i * stride;
+                    out[i] = (inplace ? src : dst) + i * stride;
+                    memcpy(want + i * PAGE, in[i], len[i]);
+                    cr_assert_eq(
+                        hwc_aes_cbc_encrypt(&k, want_ivs + 16 * i, want + i * PAGE, want + i * PAGE, len[i]), HWC_OK);
+                }
+                cr_assert_eq(hwc_cmac_many(key, 16, N, in, len, tags), HWC_OK);   /* raw key: the active table */
+                for (size_t i = 0; i < N && tab == 0; i++) {
+                    uint8_t t[16];
+                    cr_assert_eq(hwc_cmac(key, 16, in[i], len[i], t), HWC_OK);
+                    cr_assert(!memcmp(t, tags + 16 * i, 16), "[%s] page-aligned cmac_many: message %zu (len %zu)",
+                              kernel, i, len[i]);
+                }
+                cr_assert_eq(hwc_aes_cbc_encrypt_many(&k, N, ivs, out, in, len), HWC_OK);
+                for (size_t i = 0; i < N; i++)
+                    cr_assert(!memcmp(out[i], want + i * PAGE, len[i]) &&
+                                  !memcmp(ivs + 16 * i, want_ivs + 16 * i, 16),
+                              "[%s table %d] cbc_encrypt_many%s, stride %zu: message %zu (len %zu)", kernel, tab,
+                              inplace ? " in place" : "", stride, i, len[i]);
             }
-            cr_assert_eq(hwc_cmac_many(key, 16, N, in, len, tags), HWC_OK);
-            for (size_t i = 0; i < N; i++) {
-                uint8_t t[16];
-                cr_assert_eq(hwc_cmac(key, 16, in[i], len[i], t), HWC_OK);
-                cr_assert(!memcmp(t, tags + 16 * i, 16), "[%s] page-aligned cmac_many: message %zu (len %zu)",
-                          kernel, i, len[i]);
-            }
-            cr_assert_eq(hwc_aes_cbc_encrypt_many(&k, N, ivs, out, in, len), HWC_OK);
-            for (size_t i = 0; i < N; i++)
-                cr_assert(!memcmp(out[i], want + i * PAGE, len[i]) && !memcmp(ivs + 16 * i, want_ivs + 16 * i, 16),
-                          "[%s] page-aligned cbc_encrypt_many%s: message %zu (len %zu)", kernel,
-                          inplace ? " in place" : "", i, len[i]);
-        }
     hwc_aes_key_wipe(&k);
     free(src);
     free(dst);

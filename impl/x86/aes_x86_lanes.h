@@ -205,7 +205,7 @@ enum { STAGGER_MIN_BLOCKS = 64 };
 _Static_assert(STAGGER_MIN_BLOCKS >= (HWC_NB - 1) * STAGGER, "a staggered step runs every vector");
 
 HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks,
-                                 const unsigned nr, const int store) {
+                                 const unsigned nr, const int store, const int out_limit) {
     enum { W = HWC_NB * HWC_L };
     const uint8_t *in[W], *sin[2][W];
     uint8_t *out[W], *st[W], *sout[2][W];
@@ -229,7 +229,7 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     if (!store) wide_keys(&K, wide, nr);
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
-    if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && lanes_collide((const uint8_t *const *)out, 8) &&
+    if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && lanes_collide((const uint8_t *const *)out, out_limit) &&
         !lanes_repeat(st)) {
         chain_staggered(x, &K, in, out, blocks, nr);
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
@@ -238,7 +238,7 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     }
     /* 8 lanes (xmm) fit in the ways of one set: no staging there */
     const size_t groups = W > 8 && blocks >= 8 && lanes_collide(in, 4) ? blocks / 4 : 0;
-    const int stage_out_lines = store && groups && lanes_collide((const uint8_t *const *)out, 8);
+    const int stage_out_lines = store && groups && lanes_collide((const uint8_t *const *)out, out_limit);
     if (groups)
         for (int j = 0; j < W; j++) copy64(stage_in[0] + 64 * j, in[j]);
     if (stage_out_lines) {
@@ -258,10 +258,25 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     wide_keys_end(wide, nr);
 }
 
-static void chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
-    if (lane[0].out) HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 1));
-    else HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 0));
+/* out_limit: the output lines per L1 set that the cache takes as they are
+   (more: staged or staggered). 8 in 12 ways (docs/aes-batch.md); 4 in 8
+   ways, where 8 output lines fill a set (zmm: HWC_T_L1D_8WAY picks the
+   table hwc_aes_avx512_l1d8). */
+static __attribute__((noinline)) void chain_step_limit(const hwc_aes_key *k, const hwc_aes_chain *lane,
+                                                       size_t blocks, const int out_limit) {
+    if (lane[0].out) HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 1, out_limit));
+    else HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 0, out_limit));
 }
+
+static void chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
+    chain_step_limit(k, lane, blocks, 8);
+}
+
+#if HWC_W == 512
+static void chain_step_l1d8(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
+    chain_step_limit(k, lane, blocks, 4);
+}
+#endif
 
 #undef HWC_LANES_ASM
 

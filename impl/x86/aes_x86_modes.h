@@ -1326,12 +1326,13 @@ enum { x86_chain_lanes = HWC_NB * HWC_L };
    and the slot groups whose frames hold no key material (round keys are
    read where they are used, above). */
 #define HWC_X86_AES_CLEAN (HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES)
-#define HWC_X86_AES_MODE_SLOTS                                                  \
+#define HWC_X86_AES_MODE_SLOTS_WITH(step)                                       \
     .setkey = hwc_x86_setkey, .ecb_encrypt = ecb_enc, .ecb_decrypt = ecb_dec,  \
     .cbc_encrypt = cbc_enc, .cbc_decrypt = cbc_dec, .ctr = ctr,                \
     .xts_encrypt = xts_enc, .xts_decrypt = xts_dec, .cmac_chain = cmac_chain,  \
-    .chain_step = chain_step, .chain_lanes = x86_chain_lanes,                  \
+    .chain_step = step, .chain_lanes = x86_chain_lanes,                        \
     .xts_encrypt_units = xts_enc_units, .xts_decrypt_units = xts_dec_units
+#define HWC_X86_AES_MODE_SLOTS HWC_X86_AES_MODE_SLOTS_WITH(chain_step)
 
 /* Nothing of the template leaks into the kernel file after it. */
 #undef HWC_NB

@@ -143,38 +143,42 @@ HWC_X86_INLINE void chain_group(hwc_v *x, hwc_keys *K, const uint8_t *const *sin
    pairs of vectors two lines apart (8 + 8 lines per set) 9% (AES-256) to
    25% (AES-128) slower out of place at 4 KiB; single vectors two lines
    apart as fast out of place but 4-8% slower in place (the ramps at both
-   ends, latency-bound iterations, are twice as long). Iterations t0..t1 - 1
-   run vectors lo..hi - 1; vector i's block at iteration t is
-   t - STAGGER i. */
-enum { STAGGER = 4 };
+   ends, latency-bound iterations, are twice as long). An 8-way L1 holds
+   only the 4 + 4 lines themselves: there (out_limit below 8) steps of
+   STAGGER_WIDE_MIN_BLOCKS or more put vectors two lines apart (the next
+   lines the prefetchers fetch then land in a set of their own); shorter
+   steps keep one line, their ramps would cost more (docs/aes-batch.md).
+   Iterations t0..t1 - 1 run vectors lo..hi - 1; vector i's block at
+   iteration t is t - st i. */
+enum { STAGGER = 4, STAGGER_WIDE_MIN_BLOCKS = 256 };
 
 HWC_X86_INLINE void chain_run_staggered(hwc_v *x, hwc_keys *K, const uint8_t *const *in,
                                         uint8_t *const *out, size_t t0, size_t t1, const int lo, const int hi,
-                                        const unsigned nr) {
+                                        const size_t st, const unsigned nr) {
     for (size_t t = t0; t < t1; t++) {
         keys_fresh(K);
         /* every lane's block read before any output of this iteration */
         HWC_UNROLL for (int i = lo; i < hi; i++)
-            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, 16 * (t - STAGGER * (size_t)i)), vkey(K, 0));
+            x[i] = V_XOR3(x[i], gather(in + HWC_L * i, 16 * (t - st * (size_t)i)), vkey(K, 0));
         rounds_mid(x + lo, hi - lo, K, nr, 0);
         HWC_UNROLL for (int i = lo; i < hi; i++) x[i] = V_ENCL(x[i], vkey(K, nr));
-        HWC_UNROLL for (int i = lo; i < hi; i++) scatter(out + HWC_L * i, 16 * (t - STAGGER * (size_t)i), x[i]);
+        HWC_UNROLL for (int i = lo; i < hi; i++) scatter(out + HWC_L * i, 16 * (t - st * (size_t)i), x[i]);
     }
 }
 
-/* A whole step staggered (blocks >= (HWC_NB - 1) STAGGER): the vectors
-   start one after another and finish one after another, (HWC_NB - 1)
-   STAGGER iterations at each end with some vectors idle. */
+/* A whole step staggered by st blocks (blocks >= (HWC_NB - 1) st): the
+   vectors start one after another and finish one after another, (HWC_NB -
+   1) st iterations at each end with some vectors idle. */
 HWC_X86_INLINE void chain_staggered(hwc_v *x, hwc_keys *K, const uint8_t *const *in, uint8_t *const *out,
-                                    size_t blocks, const unsigned nr) {
+                                    size_t blocks, const size_t st, const unsigned nr) {
     HWC_UNROLL for (int p = 1; p < HWC_NB; p++)
-        chain_run_staggered(x, K, in, out, STAGGER * (size_t)(p - 1), STAGGER * (size_t)p, 0, p, nr);
+        chain_run_staggered(x, K, in, out, st * (size_t)(p - 1), st * (size_t)p, 0, p, st, nr);
     hwc_keys H = *K;   /* the keys in registers for the full iterations only */
     hold_keys(&H, nr);
-    chain_run_staggered(x, &H, in, out, STAGGER * (size_t)(HWC_NB - 1), blocks, 0, HWC_NB, nr);
+    chain_run_staggered(x, &H, in, out, st * (size_t)(HWC_NB - 1), blocks, 0, HWC_NB, st, nr);
     HWC_UNROLL for (int p = 1; p < HWC_NB; p++)
-        chain_run_staggered(x, K, in, out, blocks + STAGGER * (size_t)(p - 1), blocks + STAGGER * (size_t)p, p,
-                            HWC_NB, nr);
+        chain_run_staggered(x, K, in, out, blocks + st * (size_t)(p - 1), blocks + st * (size_t)p, p, HWC_NB, st,
+                            nr);
 }
 
 /* 1 when two lanes share a chaining value (the scheduler's repeats of a
@@ -203,6 +207,7 @@ HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
    staging them (at 64 blocks both cost the same; docs/aes-batch.md). */
 enum { STAGGER_MIN_BLOCKS = 64 };
 _Static_assert(STAGGER_MIN_BLOCKS >= (HWC_NB - 1) * STAGGER, "a staggered step runs every vector");
+_Static_assert(STAGGER_WIDE_MIN_BLOCKS >= (HWC_NB - 1) * 2 * STAGGER, "a staggered step runs every vector");
 
 HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks,
                                  const unsigned nr, const int store, const int out_limit) {
@@ -231,7 +236,9 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
     if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && lanes_collide((const uint8_t *const *)out, out_limit) &&
         !lanes_repeat(st)) {
-        chain_staggered(x, &K, in, out, blocks, nr);
+        /* the skew a constant in each copy (its multiples fold into the addresses) */
+        if (out_limit < 8 && blocks >= STAGGER_WIDE_MIN_BLOCKS) chain_staggered(x, &K, in, out, blocks, 2 * STAGGER, nr);
+        else chain_staggered(x, &K, in, out, blocks, STAGGER, nr);
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
         wide_keys_end(wide, nr);
         return;

@@ -15,11 +15,11 @@
 
 static const char *const op_names[AB_NOPS] = {
     "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr", "xts-enc", "xts-dec", "cmac", "gcm-enc", "gcm-dec",
-    "cbc-enc-many64", "cbc-enc-many64-oop",
+    "cbc-enc-many64", "cbc-enc-many64-oop", "cmac-many64",
     "streebog-256", "streebog-512", "hmac-sb512", "pbkdf2-sb512-1000it", "muladd", "modexp"};
 
 const char *ab_family(ab_op op) {
-    return op <= AB_CBC_MANY_OOP ? "aes" : op <= AB_PBKDF2_SB512 ? "streebog" : "mpi";
+    return op <= AB_CMAC_MANY ? "aes" : op <= AB_PBKDF2_SB512 ? "streebog" : "mpi";
 }
 
 typedef struct {
@@ -115,14 +115,14 @@ static void aes_rows(ab_opts *o, const char *k) {
     /* the rows of `hwcrypt bench --full` (bench/bench_aes.c); with --more also
        ECB and XTS decryption, 32/48-byte calls and 1 MiB XTS units */
     for (unsigned kl = 16; kl <= 32; kl += 16)
-        for (int op = AB_ECB_ENC; op <= AB_CBC_MANY_OOP; op++) {
+        for (int op = AB_ECB_ENC; op <= AB_CMAC_MANY; op++) {
             if (!o->more && (op == AB_ECB_DEC || op == AB_XTS_DEC)) continue;
             if (op == AB_XTS_ENC || op == AB_XTS_DEC) {
                 for (size_t i = 0; i < sizeof units / sizeof *units; i++) row(o, op, kl, units[i], k);
                 if (o->more) row(o, op, kl, (size_t)1 << 20, k);
                 continue;
             }
-            if (op == AB_CBC_MANY || op == AB_CBC_MANY_OOP) {
+            if (op == AB_CBC_MANY || op == AB_CBC_MANY_OOP || op == AB_CMAC_MANY) {
                 for (size_t i = 0; i < sizeof many / sizeof *many; i++) row(o, op, kl, many[i], k);
                 continue;
             }

@@ -31,7 +31,7 @@ typedef struct {
         hwc_aes_gcm_key g;
 #endif
     } u;
-    uint8_t *many_in, *many_out, many_ivs[16 * MANY];
+    uint8_t *many_in, *many_out, many_ivs[16 * MANY], many_tags[16 * MANY], many_key[32];
     const uint8_t *mi[MANY];
     uint8_t *mo[MANY];
     size_t mlen[MANY];
@@ -66,12 +66,15 @@ static int setup_aes(ab_ctx *c) {
 #ifdef AB_V02
     else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC) rc = hwc_aes_gcm_setkey(&c->u.g, ab_key, r->key_len);
 #else
-    else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC || r->op == AB_CBC_MANY || r->op == AB_CBC_MANY_OOP)
+    else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC || r->op == AB_CBC_MANY || r->op == AB_CBC_MANY_OOP ||
+             r->op == AB_CMAC_MANY)
         rc = HWC_ERR_BAD_ARGUMENT;
 #endif
     else rc = hwc_aes_setkey(&c->u.k, ab_key, r->key_len);
+    memcpy(c->many_key, ab_key, sizeof c->many_key);   /* hwc_cmac_many takes key bytes */
     memset(ab_key, 0, sizeof ab_key);
-    if (rc == HWC_OK && (r->op == AB_CBC_MANY || r->op == AB_CBC_MANY_OOP)) {
+    const int many = r->op == AB_CBC_MANY || r->op == AB_CBC_MANY_OOP || r->op == AB_CMAC_MANY;
+    if (rc == HWC_OK && many) {
         /* 64 messages back to back in a page-aligned buffer, as bench/bench_aes_many.c */
         const size_t bytes = (MANY * r->len + 4095) / 4096 * 4096;
         c->many_in = aligned_alloc(4096, bytes);
@@ -165,6 +168,7 @@ void AB(ab_run)(void *ctx, size_t iters) {
             break;
         case AB_CBC_MANY:
         case AB_CBC_MANY_OOP: hwc_aes_cbc_encrypt_many(k, MANY, c->many_ivs, c->mo, c->mi, c->mlen); break;
+        case AB_CMAC_MANY: hwc_cmac_many(c->many_key, c->row.key_len, MANY, c->mi, c->mlen, c->many_tags); break;
 #endif
         case AB_SB256: hwc_streebog(256, in, len, c->digest); break;
         case AB_SB512: hwc_streebog(512, in, len, c->digest); break;

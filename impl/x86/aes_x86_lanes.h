@@ -237,8 +237,10 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && lanes_collide((const uint8_t *const *)out, out_limit) &&
         !lanes_repeat(st)) {
         /* the skew a constant in each copy (its multiples fold into the addresses) */
-        if (out_limit < 8 && blocks >= STAGGER_WIDE_MIN_BLOCKS) chain_staggered(x, &K, in, out, blocks, 2 * STAGGER, nr);
-        else chain_staggered(x, &K, in, out, blocks, STAGGER, nr);
+        if (out_limit < 8 && blocks >= STAGGER_WIDE_MIN_BLOCKS)
+            chain_staggered(x, &K, in, out, blocks, 2 * STAGGER, nr);
+        else
+            chain_staggered(x, &K, in, out, blocks, STAGGER, nr);
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
         wide_keys_end(wide, nr);
         return;

@@ -43,7 +43,7 @@ const char *const hwc_family_names[HWC_NFAM + 1] = {"aes", "streebog", "mpi", NU
 #define HWC_HAVE_ALWAYS 1
 #define HWC_KERNEL_ROWS(KERNEL)                                                                   \
     /* ---- aes ---- */                                                                           \
-    /* VAES + VPCLMULQDQ on zmm, 32 registers; lane thresholds for an 8-way L1D (Zen 4). */     \
+    /* VAES + VPCLMULQDQ on zmm, 32 registers; lane thresholds for an 8-way L1D (Zen 4). */       \
     KERNEL(aes, "avx512", hwc_aes_avx512, AES_AVX512,                                              \
            VAES_YMM_NEEDS | HWC_F_VPCLMUL | AVX512_BASE | HWC_F_AVX512DQ, 300, HWC_KF_ZMM,          \
            HWC_T_L1D_8WAY, hwc_aes_avx512_l1d8, AES_AVX512)                                       \

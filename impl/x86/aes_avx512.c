@@ -7,11 +7,14 @@
 #include "impl/x86/aes_x86_modes.h"
 #include "impl/x86/aes_gcm_x86.h"
 
-const hwc_aes_impl hwc_aes_avx512 = {HWC_X86_AES_MODE_SLOTS, HWC_X86_GCM_SLOTS,
-    .clean_frames = HWC_X86_AES_CLEAN | HWC_CLEAN_XTS | HWC_X86_GCM_CLEAN};
+/* The table with lane step `step`. */
+#define AVX512_TABLE(step)                                         \
+    {HWC_X86_AES_MODE_SLOTS_WITH(step), HWC_X86_GCM_SLOTS,         \
+     .clean_frames = HWC_X86_AES_CLEAN | HWC_CLEAN_XTS | HWC_X86_GCM_CLEAN}
+
+const hwc_aes_impl hwc_aes_avx512 = AVX512_TABLE(chain_step);
 
 /* The same kernel on cores with an 8-way L1 data cache (Zen 4): its lane
    step stages or staggers CBC outputs from 5 lanes per L1 set, not 9
    (impl/x86/aes_x86_lanes.h, chain_step_limit). */
-const hwc_aes_impl hwc_aes_avx512_l1d8 = {HWC_X86_AES_MODE_SLOTS_WITH(chain_step_l1d8), HWC_X86_GCM_SLOTS,
-    .clean_frames = HWC_X86_AES_CLEAN | HWC_CLEAN_XTS | HWC_X86_GCM_CLEAN};
+const hwc_aes_impl hwc_aes_avx512_l1d8 = AVX512_TABLE(chain_step_l1d8);

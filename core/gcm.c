@@ -9,10 +9,12 @@
  * zero block) when the block is complete or padded (section 7.1 step 5: zero
  * padding). buf keeps the keystream of a partial data block.
  *
- * One-shot: no context. E_K(J0) comes from the same ecb_encrypt call as the
- * keystream of the data the GCM slots do not take (all of a short message,
- * else its final partial block), and one GHASH call covers the padded AAD
- * tail, the padded ciphertext the slots did not hash and the length block.
+ * One-shot: no context. A kernel with the gcm_oneshot slot takes the whole
+ * message after the AAD (internal/kernel.h). Otherwise E_K(J0) comes from
+ * the same ecb_encrypt call as the keystream of the data the GCM slots do
+ * not take (all of a short message, else its final partial block), and one
+ * GHASH call covers the padded AAD tail, the padded ciphertext the slots did
+ * not hash and the length block.
  * Every call looks the kernel up once and checks its arguments once.
  * Contract: docs/API.md (gcm.h). On error nothing is written. */
 #include <stddef.h>
@@ -63,11 +65,6 @@ static const hwc_aes_impl *gcm_impl(const hwc_aes_gcm_key *k) {
 /* The stack scrub after a call, unless the kernel's frames are clean
    (internal/kernel.h, clean_frames); clean: its bits, 0 when unknown. */
 #define GCM_SCRUB(clean) HWC_SCRUB_UNLESS(clean, HWC_CLEAN_MODES | HWC_CLEAN_GCM, HWC_SCRUB_WIDE)
-
-static unsigned key_clean(const hwc_aes_gcm_key *k) {
-    const hwc_aes_impl *impl = k ? gcm_impl(k) : NULL;
-    return impl ? impl->clean_frames : 0;
-}
 
 static void ghash(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k, uint8_t x[16],
                   const uint8_t *in, size_t blocks) {
@@ -126,7 +123,7 @@ static uint64_t be64_word(uint64_t v) {
 }
 
 /* Section 7.1 step 5 (and step 2): [len(A)]_64 || [len(C)]_64, in bits. */
-static void length_block(uint8_t blk[16], uint64_t a_bytes, uint64_t c_bytes) {
+static inline void length_block(uint8_t blk[16], uint64_t a_bytes, uint64_t c_bytes) {
     const gcm_u64x2 v = {be64_word(a_bytes * 8), be64_word(c_bytes * 8)};
     memcpy(blk, &v, 16);
 }
@@ -427,8 +424,29 @@ typedef struct {
     uint8_t ks[16 * (GCM_SHORT_BLOCKS + 2)];    /* J0 and counter blocks, then E_K(J0) and keystream */
 } oneshot_secrets;
 
-/* One whole message. The GCM slots (or the ECB fallback) take the whole
-   blocks of a message longer than GCM_SHORT_BLOCKS blocks; the rest of the
+/* The end of a one-shot: the full tag in s->x goes out (encrypt) or is
+   compared (decrypt: a match writes the cov bytes of plaintext held back,
+   gc ^ keystream at out + len - cov; a mismatch zeroes out[0..len)); s is
+   wiped. */
+static int oneshot_tag(oneshot_secrets *s, int dec, uint8_t *out, size_t len, uint8_t *tag,
+                       size_t tag_len, const uint8_t *gc, size_t cov, int rc) {
+    if (!dec) {
+        if (tag_len == 16) memcpy(tag, s->x, 16);   /* fixed size: no library call */
+        else memcpy(tag, s->x, tag_len);
+    } else if (tag_matches(s->x, tag, tag_len)) {
+        if (cov) xor_to(out + len - cov, out + len - cov, gc, s->ks + 16, cov);
+    } else {
+        if (len) hwc_wipe(out, len);
+        rc = HWC_ERR_AUTH_FAILED;
+    }
+    hwc_wipe_inline(s, sizeof *s);
+    return rc;
+}
+
+/* One whole message. A kernel with gcm_oneshot takes all of the data, the
+   length block and E_K(J0) in one call after the AAD is hashed. Otherwise
+   the GCM slots (or the ECB fallback) take the whole blocks of a message
+   longer than GCM_SHORT_BLOCKS blocks; the rest of the
    data ("covered": the final partial block, or the whole short message) is
    XORed with keystream from the ecb_encrypt call that also gives E_K(J0).
    GHASH: whole AAD blocks straight from aad, the slots' blocks inside the
@@ -438,10 +456,11 @@ typedef struct {
    zeroes out[0..len): no unauthenticated plaintext leaves. */
 static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t iv_len,
                    const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in, size_t len,
-                   uint8_t *tag, size_t tag_len) {
+                   uint8_t *tag, size_t tag_len, unsigned *clean) {
     const hwc_aes_impl *impl;
     int rc = oneshot_check(k, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len, &impl);
     if (rc != HWC_OK) return rc;
+    *clean = impl->clean_frames;
     oneshot_secrets s;
     uint8_t g[16 * (GCM_SHORT_BLOCKS + 3)];   /* public: AAD, ciphertext, lengths */
     size_t ng = 0;
@@ -454,6 +473,13 @@ static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t 
         memcpy(g, aad + 16 * afull, arem);
         memset(g + arem, 0, 16 - arem);
         ng = 1;
+    }
+
+    if (impl->gcm_oneshot) {
+        if (ng) ghash(impl, k, s.x, g, 1);
+        length_block(g, aad_len, len);
+        impl->gcm_oneshot(&k->aes, k->htab, s.ks, s.x, out, in, len, g, dec, s.x);
+        return oneshot_tag(&s, dec, out, len, tag, tag_len, NULL, 0, rc);
     }
 
     const size_t full = len / 16;
@@ -480,32 +506,23 @@ static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t 
     length_block(g + 16 * ng, aad_len, len);
     ghash(impl, k, s.x, g, ng + 1);
     for (int i = 0; i < 16; i++) s.x[i] ^= s.ks[i];   /* T = E_K(J0) ^ S */
-
-    if (!dec) {
-        if (tag_len == 16) memcpy(tag, s.x, 16);   /* fixed size: no library call */
-        else memcpy(tag, s.x, tag_len);
-    } else if (tag_matches(s.x, tag, tag_len)) {
-        if (cov) xor_to(out + off, out + off, gc, s.ks + 16, cov);
-    } else {
-        if (len) hwc_wipe(out, len);
-        rc = HWC_ERR_AUTH_FAILED;
-    }
-    wipe_pieces(&s, sizeof s);
-    return rc;
+    return oneshot_tag(&s, dec, out, len, tag, tag_len, gc, cov, rc);
 }
 
 int hwc_aes_gcm_encrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, uint8_t *tag, size_t tag_len) {
-    int rc = oneshot(k, 0, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len);
-    GCM_SCRUB(key_clean(k));
+    unsigned clean = 0;   /* (a scrub when the checks fail before the kernel is known) */
+    int rc = oneshot(k, 0, iv, iv_len, aad, aad_len, out, in, len, tag, tag_len, &clean);
+    GCM_SCRUB(clean);
     return rc;
 }
 
 int hwc_aes_gcm_decrypt(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,
                         size_t len, const uint8_t *tag, size_t tag_len) {
-    int rc = oneshot(k, 1, iv, iv_len, aad, aad_len, out, in, len, (uint8_t *)tag, tag_len);
-    GCM_SCRUB(key_clean(k));
+    unsigned clean = 0;
+    int rc = oneshot(k, 1, iv, iv_len, aad, aad_len, out, in, len, (uint8_t *)tag, tag_len, &clean);
+    GCM_SCRUB(clean);
     return rc;
 }

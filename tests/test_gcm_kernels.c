@@ -6,7 +6,9 @@
  *   (many near the 2^32 wrap of inc32), accumulators and lengths, in place and
  *   out of place, misaligned, with poison bytes around the output;
  * - composed into whole AES-GCM messages (section 7.1 with a 96-bit IV)
- *   against OpenSSL EVP AES-GCM: ciphertext and tag.
+ *   against OpenSSL EVP AES-GCM: ciphertext and tag;
+ * - gcm_oneshot, one whole message in one call, against the reference and
+ *   within those OpenSSL messages.
  * Kernels without GCM slots are listed as such (core/ builds GCM for them). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <openssl/evp.h>
 #include "common.h"
 #include "internal/kernel.h"
+#include "core/aes_internal.h"
 
 #define SEED_FMT "seed %#llx"
 #define SEED ((unsigned long long)hwc_test_seed())
@@ -108,6 +111,17 @@ static int no_gcm_slots(const char *kernel) {
     return 1;
 }
 
+/* 1 when the selected kernel has gcm_oneshot; else says so (core/ then
+   composes one-shot messages from the other slots). */
+static int has_oneshot(const char *kernel) {
+    kern t;
+    const uint8_t key[16] = {1};
+    kern_setup(&t, key, 16);
+    if (t.impl->gcm_oneshot) return 1;
+    fprintf(stderr, "[gcm kernels] %s: no gcm_oneshot slot (core/ composes one-shot messages)\n", kernel);
+    return 0;
+}
+
 static size_t pick_key_len(hwc_rng *r) {
     static const size_t lens[3] = {16, 24, 32};
     return lens[hwc_rng_below(r, 3)];
@@ -171,6 +185,43 @@ Test(gcm_kernels, ghash_matches_sp800_38d_algorithm_1) {
     hwc_test_each_kernel("aes", ghash_check, NULL);
 }
 
+/* ---- shared by the slot checks ------------------------------------------------- */
+/* Three in four times, the low 32 bits of c within 80 of the 2^32 wrap. */
+static void near_wrap(hwc_rng *r, int it, uint8_t c[16]) {
+    if (it % 4 == 3) return;
+    const uint32_t lo = 0xffffffffu - (uint32_t)hwc_rng_below(r, 80);
+    c[12] = (uint8_t)(lo >> 24); c[13] = (uint8_t)(lo >> 16);
+    c[14] = (uint8_t)(lo >> 8); c[15] = (uint8_t)lo;
+}
+
+/* Guarded, misaligned input and output of len bytes, the input random; src
+   a copy of it, want room for the expected output. */
+typedef struct {
+    hwc_guarded in, out;
+    uint8_t *src, *want;
+} slot_bufs;
+
+static void bufs_alloc(slot_bufs *b, hwc_rng *r, size_t len) {
+    hwc_guarded_alloc(&b->in, len, hwc_rng_below(r, 64));
+    hwc_guarded_alloc(&b->out, len, hwc_rng_below(r, 64));
+    hwc_rng_fill(r, b->in.p, len);
+    b->want = malloc(len + 16);
+    b->src = malloc(len + 16);
+    cr_assert(b->want && b->src);
+    memcpy(b->src, b->in.p, len);
+}
+
+/* Poison intact, the input unchanged unless in place; frees b. */
+static void bufs_check_free(slot_bufs *b, const char *kernel, size_t len, int in_place) {
+    cr_assert(hwc_guarded_intact(&b->in) && hwc_guarded_intact(&b->out), "%s: poison bytes, " SEED_FMT,
+              kernel, SEED);
+    if (!in_place) cr_assert_arr_eq(b->in.p, b->src, len, "%s: input changed, " SEED_FMT, kernel, SEED);
+    hwc_guarded_free(&b->in);
+    hwc_guarded_free(&b->out);
+    free(b->want);
+    free(b->src);
+}
+
 /* ---- gcm_encrypt / gcm_decrypt slots -------------------------------------------- */
 static void gcm_slot_check(const char *kernel, void *arg) {
     (void)arg;
@@ -182,44 +233,97 @@ static void gcm_slot_check(const char *kernel, void *arg) {
         const size_t key_len = kern_random(&t, &r, key), blocks = pick_blocks(&r), len = 16 * blocks;
         const int dec = it & 1, in_place = (it >> 1) & 1;
         hwc_rng_fill(&r, ctr, 16);
-        if (it % 4 < 3) {   /* low 32 bits within a batch or two of the wrap */
-            const uint32_t lo = 0xffffffffu - (uint32_t)hwc_rng_below(&r, 80);
-            ctr[12] = (uint8_t)(lo >> 24); ctr[13] = (uint8_t)(lo >> 16);
-            ctr[14] = (uint8_t)(lo >> 8); ctr[15] = (uint8_t)lo;
-        }
+        near_wrap(&r, it, ctr);   /* within a batch or two of the wrap */
         hwc_rng_fill(&r, x, 16);
         memcpy(ctr_r, ctr, 16);
         memcpy(x_r, x, 16);
 
-        hwc_guarded in, out;
-        hwc_guarded_alloc(&in, len, hwc_rng_below(&r, 64));
-        hwc_guarded_alloc(&out, len, hwc_rng_below(&r, 64));
-        hwc_rng_fill(&r, in.p, len);
-        uint8_t *want = malloc(len + 16), *src = malloc(len + 16);
-        cr_assert(want && src);
-        memcpy(src, in.p, len);
-        gcm_ref(key, key_len, t.h, ctr_r, x_r, want, src, blocks, dec);
+        slot_bufs b;
+        bufs_alloc(&b, &r, len);
+        gcm_ref(key, key_len, t.h, ctr_r, x_r, b.want, b.src, blocks, dec);
 
-        uint8_t *dst = in_place ? in.p : out.p;
-        (dec ? t.impl->gcm_decrypt : t.impl->gcm_encrypt)(&t.k, t.htab, ctr, x, dst, in.p, blocks);
-        cr_assert_arr_eq(dst, want, len, "%s gcm_%s: data, %zu blocks, key %zu, in place %d, " SEED_FMT,
+        uint8_t *dst = in_place ? b.in.p : b.out.p;
+        (dec ? t.impl->gcm_decrypt : t.impl->gcm_encrypt)(&t.k, t.htab, ctr, x, dst, b.in.p, blocks);
+        cr_assert_arr_eq(dst, b.want, len, "%s gcm_%s: data, %zu blocks, key %zu, in place %d, " SEED_FMT,
                          kernel, dec ? "decrypt" : "encrypt", blocks, key_len, in_place, SEED);
         cr_assert_arr_eq(x, x_r, 16, "%s gcm_%s: GHASH, %zu blocks, key %zu, in place %d, " SEED_FMT,
                          kernel, dec ? "decrypt" : "encrypt", blocks, key_len, in_place, SEED);
         cr_assert_arr_eq(ctr, ctr_r, 16, "%s gcm_%s: counter, %zu blocks, " SEED_FMT, kernel,
                          dec ? "decrypt" : "encrypt", blocks, SEED);
-        cr_assert(hwc_guarded_intact(&in) && hwc_guarded_intact(&out), "%s: poison bytes, " SEED_FMT,
-                  kernel, SEED);
-        if (!in_place) cr_assert_arr_eq(in.p, src, len, "%s: input changed, " SEED_FMT, kernel, SEED);
-        hwc_guarded_free(&in);
-        hwc_guarded_free(&out);
-        free(want);
-        free(src);
+        bufs_check_free(&b, kernel, len, in_place);
     }
 }
 
 Test(gcm_kernels, gcm_slots_match_sp800_38d_gctr_and_ghash) {
     hwc_test_each_kernel("aes", gcm_slot_check, NULL);
+}
+
+/* ---- gcm_oneshot slot ------------------------------------------------------------ */
+/* Section 7.1 steps 3-6 from the reference: GCTR from inc32(J0) over the
+   whole blocks and the partial block, GHASH of the ciphertext (decrypt: of
+   in) zero padded, then of the length block, T = E_K(J0) ^ S. */
+static void oneshot_ref(const uint8_t *key, size_t key_len, const uint8_t h[16], const uint8_t j0[16],
+                        uint8_t x[16], uint8_t *out, const uint8_t *in, size_t len, const uint8_t lens[16],
+                        int dec, uint8_t tag[16]) {
+    uint8_t ctr[16], ek[16], pad[16] = {0};
+    const size_t whole = len / 16, rest = len % 16;
+    memcpy(ctr, j0, 16);
+    inc32(ctr);
+    gcm_ref(key, key_len, h, ctr, x, out, in, whole, dec);
+    if (rest) {
+        aes_ref(key, key_len, ek, ctr, 1);
+        for (size_t i = 0; i < rest; i++) {
+            out[16 * whole + i] = (uint8_t)(in[16 * whole + i] ^ ek[i]);
+            pad[i] = dec ? in[16 * whole + i] : out[16 * whole + i];
+        }
+        ghash_ref(h, x, pad, 1);
+    }
+    ghash_ref(h, x, lens, 1);
+    aes_ref(key, key_len, ek, j0, 1);
+    for (int i = 0; i < 16; i++) tag[i] = x[i] ^ ek[i];
+}
+
+/* Arbitrary J0 (counters near the 2^32 wrap, which the partial block may
+   cross too), accumulators and length blocks; every length class, in place
+   and out of place, misaligned, poison bytes around the output. */
+static void oneshot_check(const char *kernel, void *arg) {
+    (void)arg;
+    hwc_rng r;
+    const int iters = iterations(kernel, &r, 0x6e, 400);
+    if (iters && !has_oneshot(kernel)) return;
+    const void *tables[2];
+    const int ntables = hwc_test_kernel_tables("aes", kernel, tables);
+    for (int it = 0; it < iters; it++) {
+        kern t;
+        uint8_t key[32], j0[16], x[16], x_r[16], lens[16], tag[16], tag_r[16];
+        const size_t key_len = kern_random(&t, &r, key);
+        /* every table of the kernel (a trait variant too), in turn */
+        cr_assert_eq(hwc_aes_setkey_with(&t.k, key, key_len, tables[it % ntables]), HWC_OK);
+        t.impl = t.k.impl;
+        t.impl->ghash_init(t.htab, t.h);
+        const size_t len = it < 200 ? (size_t)it * 3 : 16 * pick_blocks(&r) + hwc_rng_below(&r, 16);
+        const int dec = it & 1, in_place = (it >> 1) & 1;
+        hwc_rng_fill(&r, j0, 16);
+        near_wrap(&r, it, j0);
+        hwc_rng_fill(&r, x, 16);
+        hwc_rng_fill(&r, lens, 16);
+        memcpy(x_r, x, 16);
+        slot_bufs b;
+        bufs_alloc(&b, &r, len);
+        oneshot_ref(key, key_len, t.h, j0, x_r, b.want, b.src, len, lens, dec, tag_r);
+
+        uint8_t *dst = in_place ? b.in.p : b.out.p;
+        t.impl->gcm_oneshot(&t.k, t.htab, j0, x, dst, b.in.p, len, lens, dec, tag);
+        cr_assert_arr_eq(dst, b.want, len, "[%s table %d] gcm_oneshot %s: data, len %zu, key %zu, in place %d, "
+                         SEED_FMT, kernel, it % ntables, dec ? "decrypt" : "encrypt", len, key_len, in_place, SEED);
+        cr_assert_arr_eq(tag, tag_r, 16, "[%s table %d] gcm_oneshot %s: tag, len %zu, key %zu, in place %d, "
+                         SEED_FMT, kernel, it % ntables, dec ? "decrypt" : "encrypt", len, key_len, in_place, SEED);
+        bufs_check_free(&b, kernel, len, in_place);
+    }
+}
+
+Test(gcm_kernels, oneshot_slot_matches_sp800_38d) {
+    hwc_test_each_kernel("aes", oneshot_check, NULL);
 }
 
 /* ---- whole messages against OpenSSL --------------------------------------------- */
@@ -300,6 +404,25 @@ static void openssl_check(const char *kernel, void *arg) {
         gcm_message(&t, 1, iv, aad, aad_len, back, ct, len, tag_d);
         cr_assert_arr_eq(back, pt, len, "%s decrypt: plaintext, len %zu, " SEED_FMT, kernel, len, SEED);
         cr_assert_arr_eq(tag_d, tag_o, 16, "%s decrypt: tag, len %zu, " SEED_FMT, kernel, len, SEED);
+        if (t.impl->gcm_oneshot) {   /* the same message through gcm_oneshot */
+            uint8_t j0[16] = {0}, x[16] = {0}, pad[16] = {0}, lens[16];
+            memcpy(j0, iv, 12);
+            j0[15] = 1;
+            t.impl->ghash(t.htab, x, aad, aad_len / 16);
+            memcpy(pad, aad + aad_len / 16 * 16, aad_len % 16);
+            if (aad_len % 16) t.impl->ghash(t.htab, x, pad, 1);
+            for (int i = 0; i < 8; i++) {
+                lens[i] = (uint8_t)((uint64_t)aad_len * 8 >> (56 - 8 * i));
+                lens[8 + i] = (uint8_t)((uint64_t)len * 8 >> (56 - 8 * i));
+            }
+            for (int dec = 0; dec < 2; dec++) {
+                t.impl->gcm_oneshot(&t.k, t.htab, j0, x, back, dec ? ct_o : pt, len, lens, dec, tag_d);
+                cr_assert_arr_eq(back, dec ? pt : ct_o, len, "%s gcm_oneshot %d vs OpenSSL: data, len %zu, "
+                                 SEED_FMT, kernel, dec, len, SEED);
+                cr_assert_arr_eq(tag_d, tag_o, 16, "%s gcm_oneshot %d vs OpenSSL: tag, len %zu, " SEED_FMT,
+                                 kernel, dec, len, SEED);
+            }
+        }
         free(aad); free(pt); free(ct); free(ct_o); free(back);
     }
 }

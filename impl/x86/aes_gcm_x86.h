@@ -266,13 +266,16 @@ static void gcm_ghash_init(unsigned char *htab, const uint8_t h[16]) {
     }
 }
 
-/* GHASH of n blocks (1 <= n <= 32) into x (GHASH integer form), one reduction.
-   Full vectors first, the remaining n % GL blocks on xmm. */
-HWC_X86_INLINE __m128i gh_group(const unsigned char *htab, __m128i x, const uint8_t *in, size_t n) {
+/* GHASH of n blocks at in, then e (0..2) blocks ext[] already in GHASH
+   integer form, into x (GHASH integer form): n + e in 1..32, one group,
+   one reduction (on xmm when there is no full vector). Full vectors first,
+   the remaining blocks on xmm, their sums added to lane 0. */
+HWC_X86_INLINE __m128i gh_group_ext(const unsigned char *htab, __m128i x, const uint8_t *in, size_t n,
+                                    const __m128i *ext, const unsigned e) {
     G_OPAQUE(htab);
-    const unsigned char *pw = htab + 16 * (32 - n), *kt = pw + 512;
+    const unsigned char *pw = htab + 16 * (32 - n - e), *kt = pw + 512;
     const __m128i bsw = gcm_bswap_mask();
-    __m128i r = _mm_setzero_si128();
+    __m128i lo1 = _mm_setzero_si128(), hi1 = lo1, mid1 = lo1;
     size_t i = 0;
     if (n >= GL) {
         const GV bswv = G_BC(bsw);
@@ -281,20 +284,25 @@ HWC_X86_INLINE __m128i gh_group(const unsigned char *htab, __m128i x, const uint
             gh_acc(G_SHUF8(G_LD(in + 16 * i), bswv), G_LDK(pw + 16 * i), G_LDK(kt + 16 * i), &lo, &hi, &mid);
         /* the block that takes x last: a short chain from x to the result */
         gh_acc(G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x)), G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
-        r = gh_lanes_xor(gh_reduce(lo, hi, mid));
+        if (i == n + e) return gh_lanes_xor(gh_reduce(lo, hi, mid));
         x = _mm_setzero_si128();
-    }
-    if (GL > 1 && i < n) {
-        __m128i lo = _mm_setzero_si128(), hi = lo, mid = lo;
-        __m128i d = _mm_xor_si128(_mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw), x);
-        gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo, &hi, &mid);
-        for (i++; i < n; i++) {
-            d = _mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw);
-            gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo, &hi, &mid);
+        for (; i < n + e; i++) {
+            const __m128i d = i < n ? _mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw) : ext[i - n];
+            gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo1, &hi1, &mid1);
         }
-        r = _mm_xor_si128(r, gh_reduce1(lo, hi, mid));
+        return gh_lanes_xor(gh_reduce(G_XOR(lo, G_LANE0(lo1)), G_XOR(hi, G_LANE0(hi1)),
+                                      G_XOR(mid, G_LANE0(mid1))));
     }
-    return r;
+    for (; i < n + e; i++) {
+        __m128i d = i < n ? _mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw) : ext[i - n];
+        if (i == 0) d = _mm_xor_si128(d, x);
+        gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo1, &hi1, &mid1);
+    }
+    return gh_reduce1(lo1, hi1, mid1);
+}
+
+HWC_X86_INLINE __m128i gh_group(const unsigned char *htab, __m128i x, const uint8_t *in, size_t n) {
+    return gh_group_ext(htab, x, in, n, NULL, 0);
 }
 
 HWC_X86_INLINE __m128i gh_blocks(const unsigned char *htab, __m128i x, const uint8_t *in, size_t blocks) {
@@ -740,10 +748,137 @@ static void gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t
 }
 
 
+/* ---- one whole message ------------------------------------------------------------ */
+/* A partial block (1..15 bytes) into a register, zero padded, and out of
+   one: AVX-512BW byte masks on the zmm kernel (masked-off bytes are neither
+   read nor written), elsewhere a 16-byte buffer in this frame, wiped (it
+   holds plaintext). */
+#if HWC_GCM_W == 512
+HWC_X86_INLINE __m128i gcm_ld_part(const uint8_t *p, size_t n) {
+    return _mm_maskz_loadu_epi8((__mmask16)((1u << n) - 1), p);
+}
+HWC_X86_INLINE void gcm_st_part(uint8_t *p, __m128i v, size_t n) {
+    _mm_mask_storeu_epi8(p, (__mmask16)((1u << n) - 1), v);
+}
+#else
+HWC_X86_INLINE __m128i gcm_ld_part(const uint8_t *p, size_t n) {
+    uint8_t b[16] = {0};
+    memcpy(b, p, n);
+    const __m128i v = hwc_x86_ld(b);
+    hwc_wipe_inline(b, sizeof b);
+    return v;
+}
+HWC_X86_INLINE void gcm_st_part(uint8_t *p, __m128i v, size_t n) {
+    uint8_t b[16];
+    hwc_x86_st(b, v);
+    memcpy(p, b, n);
+    hwc_wipe_inline(b, sizeof b);
+}
+#endif
+
+/* E_K(J0) into *e0 (unless have_e0) and, when rem, the partial block's
+   output (counter cp, input pin zero padded) into *e1 with its bytes rem..15
+   (keystream) zeroed; two chains side by side, each round key loaded at its
+   round (G_OPAQUE). */
+HWC_X86_INLINE void gcm_msg_aes(const uint8_t *s, const __m128i j0, __m128i *e0, const int have_e0, const __m128i cp,
+                                const __m128i pin, __m128i *e1, const size_t rem, const unsigned nr) {
+    static const uint8_t ones_zeros[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                           0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    const int wide = 0;
+    __m128i a = _mm_xor_si128(j0, G_RK1(s, 0)), b = _mm_xor_si128(cp, G_RK1(s, 0));
+    if (!have_e0 && rem) {
+        G_UNROLL for (unsigned r = 1; r < nr; r++) {
+            G_OPAQUE(s);
+            a = _mm_aesenc_si128(a, G_RK1(s, r));
+            b = _mm_aesenc_si128(b, G_RK1(s, r));
+        }
+    } else if (!have_e0) {
+        G_UNROLL for (unsigned r = 1; r < nr; r++) {
+            G_OPAQUE(s);
+            a = _mm_aesenc_si128(a, G_RK1(s, r));
+        }
+    } else if (rem) {
+        G_UNROLL for (unsigned r = 1; r < nr; r++) {
+            G_OPAQUE(s);
+            b = _mm_aesenc_si128(b, G_RK1(s, r));
+        }
+    }
+    G_OPAQUE(s);
+    if (!have_e0) *e0 = _mm_aesenclast_si128(a, G_RK1(s, nr));
+    if (rem)
+        *e1 = _mm_and_si128(_mm_aesenclast_si128(b, _mm_xor_si128(G_RK1(s, nr), pin)),
+                            hwc_x86_ld(ones_zeros + 16 - rem));
+}
+
+/* The end of a message (gcm_oneshot): t whole blocks and rem (0..15) bytes
+   at in from the lane counter c, the partial block's keystream beside
+   E_K(J0) (or E_K(J0) from tag[] when have_e0), then one GHASH group over
+   the t blocks, the zero-padded partial block and the length block lb
+   (GHASH integer form) into x; the full tag E_K(J0) ^ S (section 7.1 step
+   6) to tag. Decryption hashes in before out is written (in place). */
+HWC_X86_INLINE void gcm_msg_end(const hwc_aes_key *k, const unsigned char *htab, const __m128i j0, __m128i x,
+                                __m128i c, const __m128i lb, uint8_t *out, const uint8_t *in, const size_t t,
+                                const size_t rem, const int dec, const int have_e0, uint8_t tag[16],
+                                const unsigned nr) {
+    const __m128i bsw = gcm_bswap_mask();
+    const uint8_t *s = k->sched;
+    const __m128i pin = rem ? gcm_ld_part(in + 16 * t, rem) : _mm_setzero_si128();
+    const __m128i cp = _mm_shuffle_epi8(_mm_add_epi32(c, _mm_set_epi32((int)t, 0, 0, 0)), gcm_ctr_mask());
+    __m128i e0 = have_e0 ? hwc_x86_ld(tag) : _mm_setzero_si128(), e1 = _mm_setzero_si128();
+    gcm_msg_aes(s, j0, &e0, have_e0, cp, pin, &e1, rem, nr);
+    __m128i ext[2] = {lb, lb};
+    if (rem) ext[0] = _mm_shuffle_epi8(dec ? pin : e1, bsw);
+    if (dec) {
+        x = gh_group_ext(htab, x, in, t, ext, rem ? 2 : 1);
+        gcm_ctr_tail(s, 0, &c, out, in, t, nr);
+    } else {
+        gcm_ctr_tail(s, 0, &c, out, in, t, nr);
+        x = gh_group_ext(htab, x, out, t, ext, rem ? 2 : 1);
+    }
+    if (rem) gcm_st_part(out + 16 * t, e1, rem);
+    hwc_x86_st(tag, _mm_xor_si128(_mm_shuffle_epi8(x, bsw), e0));
+}
+
+/* gcm_oneshot (internal/kernel.h): whole batches through gcm_encrypt /
+   gcm_decrypt, with E_K(J0) computed before them (into tag[], off their
+   critical path); the last full % GB whole blocks (all of them below one
+   batch) in gcm_msg_end's single group, which holds at most 32 blocks. */
+static void gcm_oneshot(const hwc_aes_key *k, const unsigned char *htab, const uint8_t j0[16],
+                        const uint8_t xb[16], uint8_t *out, const uint8_t *in, size_t len,
+                        const uint8_t lens[16], int dec, uint8_t tag[16]) {
+    const __m128i bsw = gcm_bswap_mask(), cm = gcm_ctr_mask();
+    const size_t full = len / 16, rem = len % 16;
+    size_t t = full % GB;
+    if (t + 2 > 32) t = 0;
+    const size_t bulk = full - t;
+    const __m128i j0v = hwc_x86_ld(j0), lb = _mm_shuffle_epi8(hwc_x86_ld(lens), bsw);
+    __m128i c = _mm_add_epi32(_mm_shuffle_epi8(j0v, cm), _mm_set_epi32(1, 0, 0, 0));
+    __m128i x = _mm_shuffle_epi8(hwc_x86_ld(xb), bsw);
+    if (bulk) {
+        uint8_t cb[16], xs[16];
+        __m128i e0, unused;
+#define C(n) gcm_msg_aes(k->sched, j0v, &e0, 0, j0v, j0v, &unused, 0, n)
+        GCM_BY_ROUNDS(C);
+#undef C
+        hwc_x86_st(cb, _mm_shuffle_epi8(c, cm));
+        hwc_x86_st(xs, hwc_x86_ld(xb));
+        hwc_x86_st(tag, e0);
+        (dec ? gcm_decrypt : gcm_encrypt)(k, htab, cb, xs, out, in, bulk);
+        c = _mm_shuffle_epi8(hwc_x86_ld(cb), cm);
+        x = _mm_shuffle_epi8(hwc_x86_ld(xs), bsw);
+        hwc_wipe_inline(cb, sizeof cb);
+        out += 16 * bulk;
+        in += 16 * bulk;
+    }
+#define C(n) gcm_msg_end(k, htab, j0v, x, c, lb, out, in, t, rem, dec, bulk != 0, tag, n)
+    GCM_BY_ROUNDS(C);
+#undef C
+}
+
 /* The GCM slots of the kernel table, for the kernel file's initialiser. */
 #define HWC_X86_GCM_SLOTS                                                     \
     .ghash_init = gcm_ghash_init, .ghash = gcm_ghash,                          \
-    .gcm_encrypt = gcm_encrypt, .gcm_decrypt = gcm_decrypt
+    .gcm_encrypt = gcm_encrypt, .gcm_decrypt = gcm_decrypt, .gcm_oneshot = gcm_oneshot
 /* No key material in the slots' frames (the section "No key material in the
    frames" above; the broadcast key table is wiped): core/ skips the scrub. */
 #define HWC_X86_GCM_CLEAN HWC_CLEAN_GCM

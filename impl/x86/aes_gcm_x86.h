@@ -323,21 +323,50 @@ static void gcm_ghash(const unsigned char *htab, uint8_t xb[16], const uint8_t *
 }
 
 /* ---- GCTR --------------------------------------------------------------------- */
-/* n blocks of CTR (n < GB): vectors, then single blocks on xmm. s: the
-   round key table (above); c: lane counter (see the top), advanced by n. */
+/* CTR of nv vectors (a constant, at most 4) from the lane counter cv,
+   round by round: each round key is read (ymm/zmm: broadcast) once for all
+   of them. */
+HWC_X86_INLINE void gcm_ctr_group(const uint8_t *s, const int wide, const GV cv, uint8_t *out,
+                                  const uint8_t *in, const unsigned nv, const unsigned nr) {
+    const GV cmv = G_BC(gcm_ctr_mask());
+    const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
+    GV a[4], c = cv;
+    G_OPAQUE(s);
+    const GV k0 = G_RK(s, 0);
+    for (unsigned i = 0; i < nv; i++) {
+        a[i] = G_XOR(G_SHUF8(c, cmv), k0);
+        c = G_ADD32(c, step);
+    }
+    G_UNROLL for (unsigned r = 1; r < nr; r++) {
+        G_OPAQUE(s);
+        const GV kr = G_RK(s, r);
+        for (unsigned i = 0; i < nv; i++) a[i] = G_ENC(a[i], kr);
+    }
+    G_OPAQUE(s);
+    const GV kl = G_RK(s, nr);
+    for (unsigned i = 0; i < nv; i++) G_ST(out + 16 * GL * i, G_ENCL(a[i], G_XOR(kl, G_LD(in + 16 * GL * i))));
+}
+
+/* n blocks of CTR (n < GB): vectors in groups of 4, 2 and 1 (gcm_ctr_group),
+   then single blocks on xmm. s: the round key table (above); c: lane
+   counter (see the top), advanced by n. */
 HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, const int wide, __m128i *c, uint8_t *out,
                                  const uint8_t *in, size_t n, const unsigned nr) {
     const __m128i cm = gcm_ctr_mask();
-    const GV cmv = G_BC(cm);
-    const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
     GV cv = G_ADD32(G_BC(*c), G_LANE_INC);
-    for (; GL > 1 && n >= GL; n -= GL, in += 16 * GL, out += 16 * GL) {
-        G_OPAQUE(s);
-        GV x = G_XOR(G_SHUF8(cv, cmv), G_RK(s, 0));
-        cv = G_ADD32(cv, step);
-        G_UNROLL for (unsigned r = 1; r < nr; r++) x = G_ENC(x, G_RK(s, r));
-        G_ST(out, G_ENCL(x, G_XOR(G_RK(s, nr), G_LD(in))));
+    /* a group of g vectors when n / GL has bit g (g a constant) */
+#define G_CTR_GROUP(g) \
+    if ((n / GL) & (g)) { \
+        gcm_ctr_group(s, wide, cv, out, in, g, nr); \
+        cv = G_ADD32(cv, G_BC(_mm_set_epi32(GL * (g), 0, 0, 0))); \
+        in += 16 * GL * (g); \
+        out += 16 * GL * (g); \
     }
+    if (GL > 1) {
+        G_CTR_GROUP(4) G_CTR_GROUP(2) G_CTR_GROUP(1)
+        n %= GL;
+    }
+#undef G_CTR_GROUP
     __m128i c1 = G_LOW(cv);
     for (; n; n--, in += 16, out += 16) {
         G_OPAQUE(s);

@@ -76,13 +76,6 @@ static uint32_t load_be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static void store_be32(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 /* Blocks that a kernel reads right after core/ wrote them are written with
    one 16-byte store (GCC/clang vector extension), so that the kernel's
    16-byte load takes its data from that store (a load spanning several
@@ -90,7 +83,25 @@ static void store_be32(uint8_t *p, uint32_t v) {
 typedef uint32_t gcm_u32x4 __attribute__((vector_size(16)));
 typedef uint64_t gcm_u64x2 __attribute__((vector_size(16)));
 
-/* The host-order 32-bit word whose bytes in memory are v big-endian. */
+/* The host-order 32-bit / 64-bit word whose bytes in memory are v
+   big-endian: one byte swap where the compiler offers it (every supported
+   target is little-endian), bytes otherwise. */
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static uint32_t be32_word(uint32_t v) {
+    return __builtin_bswap32(v);
+}
+
+static uint64_t be64_word(uint64_t v) {
+    return __builtin_bswap64(v);
+}
+#else
+static void store_be32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
 static uint32_t be32_word(uint32_t v) {
     uint8_t b[4];
     uint32_t w;
@@ -98,6 +109,16 @@ static uint32_t be32_word(uint32_t v) {
     memcpy(&w, b, 4);
     return w;
 }
+
+static uint64_t be64_word(uint64_t v) {
+    uint8_t b[8];
+    uint64_t w;
+    store_be32(b, (uint32_t)(v >> 32));
+    store_be32(b + 4, (uint32_t)v);
+    memcpy(&w, b, 8);
+    return w;
+}
+#endif
 
 /* Section 6.2: out = inc32 applied i times to ctr (the low 32 bits,
    big-endian, incremented mod 2^32); out may be ctr. */
@@ -110,16 +131,6 @@ static void ctr_plus(uint8_t out[16], const uint8_t ctr[16], uint32_t i) {
 
 static void inc32(uint8_t ctr[16]) {
     ctr_plus(ctr, ctr, 1);
-}
-
-/* The host-order 64-bit word whose bytes in memory are v big-endian. */
-static uint64_t be64_word(uint64_t v) {
-    uint8_t b[8];
-    uint64_t w;
-    store_be32(b, (uint32_t)(v >> 32));
-    store_be32(b + 4, (uint32_t)v);
-    memcpy(&w, b, 8);
-    return w;
 }
 
 /* Section 7.1 step 5 (and step 2): [len(A)]_64 || [len(C)]_64, in bits. */
@@ -204,9 +215,12 @@ static inline void derive_j0(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k,
         j0_hashed(impl, k, j0, iv, iv_len);
         return;
     }
-    uint32_t w[3];
-    memcpy(w, iv, 12);
-    const gcm_u32x4 v = {w[0], w[1], w[2], be32_word(1)};
+    uint8_t t[8] = {0, 0, 0, 0, 0, 0, 0, 1};
+    uint64_t w[2];
+    memcpy(t, iv + 8, 4);
+    memcpy(&w[0], iv, 8);
+    memcpy(&w[1], t, 8);
+    const gcm_u64x2 v = {w[0], w[1]};
     memcpy(j0, &v, 16);
 }
 
@@ -335,9 +349,16 @@ static int tag_len_ok(size_t t) {
 /* Constant-time comparison of the first tag_len bytes of the computed tag t
    with tag: 1 iff equal. Only this verdict is revealed. */
 static int tag_matches(const uint8_t t[16], const uint8_t *tag, size_t tag_len) {
-    uint8_t diff = 0;
-    for (size_t i = 0; i < tag_len; i++) diff |= (uint8_t)(t[i] ^ tag[i]);
-    uint8_t ok = (uint8_t)(((unsigned)diff - 1u) >> 8 & 1u);   /* 1 iff diff == 0 */
+    uint64_t diff = 0;
+    if (tag_len == 16) {   /* the usual length: two 64-bit words */
+        uint64_t a[2], b[2];
+        memcpy(a, t, 16);
+        memcpy(b, tag, 16);
+        diff = (a[0] ^ b[0]) | (a[1] ^ b[1]);
+    } else {
+        for (size_t i = 0; i < tag_len; i++) diff |= (uint8_t)(t[i] ^ tag[i]);
+    }
+    uint8_t ok = (uint8_t)(((diff | (0 - diff)) >> 63) ^ 1u);   /* 1 iff diff == 0 */
     HWC_DECLASSIFY(&ok, sizeof ok);
     return ok;
 }

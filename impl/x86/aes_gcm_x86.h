@@ -285,7 +285,12 @@ HWC_X86_INLINE __m128i gh_group_ext(const unsigned char *htab, __m128i x, const 
         /* the block that takes x last: a short chain from x to the result */
         gh_acc(G_XOR(G_SHUF8(G_LD(in), bswv), G_LANE0(x)), G_LDK(pw), G_LDK(kt), &lo, &hi, &mid);
         if (i == n + e) return gh_lanes_xor(gh_reduce(lo, hi, mid));
-        x = _mm_setzero_si128();
+        if (!e) {   /* whole blocks only (gh_blocks): the xmm sums reduced apart */
+            for (; i < n; i++)
+                gh_acc1(_mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw), gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i),
+                        &lo1, &hi1, &mid1);
+            return _mm_xor_si128(gh_lanes_xor(gh_reduce(lo, hi, mid)), gh_reduce1(lo1, hi1, mid1));
+        }
         for (; i < n + e; i++) {
             const __m128i d = i < n ? _mm_shuffle_epi8(hwc_x86_ld(in + 16 * i), bsw) : ext[i - n];
             gh_acc1(d, gcm_ldk(pw + 16 * i), gcm_ldk(kt + 16 * i), &lo1, &hi1, &mid1);
@@ -652,6 +657,42 @@ HWC_X86_INLINE void gcm_skew_run(const uint8_t *s, const int wide, const unsigne
 }
 #endif
 
+/* The blocks after the whole batches (fewer than GB): CTR and the GHASH of
+   what the batches left unhashed (encryption: from hashed_to on). */
+HWC_X86_INLINE void gcm_tail(const uint8_t *s, const int wide, const unsigned char *htab, __m128i *x, __m128i *c,
+                             uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t *hashed_to,
+                             const int dec, const unsigned nr) {
+    if (dec) {
+        *x = gh_blocks(htab, *x, in, blocks);
+        gcm_ctr_tail(s, wide, c, out, in, blocks, nr);
+    } else {
+        gcm_ctr_tail(s, wide, c, out, in, blocks, nr);
+        *x = gh_blocks(htab, *x, hashed_to, (size_t)(out + 16 * blocks - hashed_to) / 16);
+    }
+}
+
+#if HWC_GCM_W < 512 && !defined(__clang__)
+/* xmm/ymm built by gcc: the tail out of line, one copy per key size and key
+   source, so that the batch loop's register allocation (16 vector
+   registers) does not depend on the tail's code: inlined, it made gcc spill
+   9-12 vectors in the ymm loop, and a change to the tail alone once made
+   that loop 8% slower; out of line, the loop spills none. (clang spills
+   round keys of the broadcast table in the out-of-line form; it keeps the
+   tail inline.) */
+#define G_TAIL_CALL 1
+static __attribute__((noinline)) void gcm_tail_call(const uint8_t *s, const int wide, const unsigned char *htab,
+                                                    __m128i *x, __m128i *c, uint8_t *out, const uint8_t *in,
+                                                    size_t blocks, const uint8_t *hashed_to, const int dec,
+                                                    const unsigned nr) {
+#define T(n) (wide ? gcm_tail(s, 1, htab, x, c, out, in, blocks, hashed_to, dec, n) \
+                   : gcm_tail(s, 0, htab, x, c, out, in, blocks, hashed_to, dec, n))
+    if (nr == 10) T(10);
+    else if (nr == 12) T(12);
+    else T(14);
+#undef T
+}
+#endif
+
 /* The whole-block part of a call with round keys from s (wide: a table of
    broadcast keys; else the schedule). */
 HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned char *htab, __m128i *xp,
@@ -722,13 +763,11 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
         c = G_LOW(cv[0]);
         hashed_to = dec ? in : all_hashed ? out : out - 16 * GB;
     }
-    if (dec) {
-        x = gh_blocks(htab, x, in, blocks);
-        gcm_ctr_tail(s, wide, &c, out, in, blocks, nr);
-    } else {
-        gcm_ctr_tail(s, wide, &c, out, in, blocks, nr);
-        x = gh_blocks(htab, x, hashed_to, (size_t)(out + 16 * blocks - hashed_to) / 16);
-    }
+#ifdef G_TAIL_CALL
+    gcm_tail_call(s, wide, htab, &x, &c, out, in, blocks, hashed_to, dec, nr);
+#else
+    gcm_tail(s, wide, htab, &x, &c, out, in, blocks, hashed_to, dec, nr);
+#endif
     *xp = x;
     *cp = c;
 }

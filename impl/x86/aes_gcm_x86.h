@@ -657,6 +657,29 @@ HWC_X86_INLINE void gcm_skew_run(const uint8_t *s, const int wide, const unsigne
 }
 #endif
 
+#if HWC_GCM_W == 256 && !defined(__clang__)
+/* ymm built by gcc: the tail's CTR out of line, so that a batch loop's
+   register allocation (16 vector registers) does not depend on that code:
+   inlined, it made gcc spill 9-15 vectors in the ymm loops, and a change to
+   it alone once made the AES-128 loops 8% slower; out of line, no ymm loop
+   spills (AES-128 0.94-0.95x the time at 16-64 KiB, AES-256 encryption
+   1.05-1.07x, decryption unchanged). The xmm loops spilled 2-4 vectors more
+   out of line, and clang spills round keys of the broadcast table in it:
+   both keep it inline. */
+static __attribute__((noinline)) void gcm_ctr_tail_call(const uint8_t *s, const int wide, __m128i *c, uint8_t *out,
+                                                        const uint8_t *in, size_t blocks, const unsigned nr) {
+#define T(n) (wide ? gcm_ctr_tail(s, 1, c, out, in, blocks, n) : gcm_ctr_tail(s, 0, c, out, in, blocks, n))
+    if (nr == 10) T(10);
+    else if (nr == 12) T(12);
+    else T(14);
+#undef T
+}
+#define G_CTR_TAIL(s, wide, c, out, in, blocks, nr) \
+    do { if (blocks) gcm_ctr_tail_call(s, wide, c, out, in, blocks, nr); } while (0)
+#else
+#define G_CTR_TAIL gcm_ctr_tail
+#endif
+
 /* The blocks after the whole batches (fewer than GB): CTR and the GHASH of
    what the batches left unhashed (encryption: from hashed_to on). */
 HWC_X86_INLINE void gcm_tail(const uint8_t *s, const int wide, const unsigned char *htab, __m128i *x, __m128i *c,
@@ -664,34 +687,12 @@ HWC_X86_INLINE void gcm_tail(const uint8_t *s, const int wide, const unsigned ch
                              const int dec, const unsigned nr) {
     if (dec) {
         *x = gh_blocks(htab, *x, in, blocks);
-        gcm_ctr_tail(s, wide, c, out, in, blocks, nr);
+        G_CTR_TAIL(s, wide, c, out, in, blocks, nr);
     } else {
-        gcm_ctr_tail(s, wide, c, out, in, blocks, nr);
+        G_CTR_TAIL(s, wide, c, out, in, blocks, nr);
         *x = gh_blocks(htab, *x, hashed_to, (size_t)(out + 16 * blocks - hashed_to) / 16);
     }
 }
-
-#if HWC_GCM_W < 512 && !defined(__clang__)
-/* xmm/ymm built by gcc: the tail out of line, one copy per key size and key
-   source, so that the batch loop's register allocation (16 vector
-   registers) does not depend on the tail's code: inlined, it made gcc spill
-   9-12 vectors in the ymm loop, and a change to the tail alone once made
-   that loop 8% slower; out of line, the loop spills none. (clang spills
-   round keys of the broadcast table in the out-of-line form; it keeps the
-   tail inline.) */
-#define G_TAIL_CALL 1
-static __attribute__((noinline)) void gcm_tail_call(const uint8_t *s, const int wide, const unsigned char *htab,
-                                                    __m128i *x, __m128i *c, uint8_t *out, const uint8_t *in,
-                                                    size_t blocks, const uint8_t *hashed_to, const int dec,
-                                                    const unsigned nr) {
-#define T(n) (wide ? gcm_tail(s, 1, htab, x, c, out, in, blocks, hashed_to, dec, n) \
-                   : gcm_tail(s, 0, htab, x, c, out, in, blocks, hashed_to, dec, n))
-    if (nr == 10) T(10);
-    else if (nr == 12) T(12);
-    else T(14);
-#undef T
-}
-#endif
 
 /* The whole-block part of a call with round keys from s (wide: a table of
    broadcast keys; else the schedule). */
@@ -763,11 +764,7 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
         c = G_LOW(cv[0]);
         hashed_to = dec ? in : all_hashed ? out : out - 16 * GB;
     }
-#ifdef G_TAIL_CALL
-    gcm_tail_call(s, wide, htab, &x, &c, out, in, blocks, hashed_to, dec, nr);
-#else
     gcm_tail(s, wide, htab, &x, &c, out, in, blocks, hashed_to, dec, nr);
-#endif
     *xp = x;
     *cp = c;
 }

@@ -267,9 +267,11 @@ static void gcm_ghash_init(unsigned char *htab, const uint8_t h[16]) {
 }
 
 /* GHASH of n blocks at in, then e (0..2) blocks ext[] already in GHASH
-   integer form, into x (GHASH integer form): n + e in 1..32, one group,
-   one reduction (on xmm when there is no full vector). Full vectors first,
-   the remaining blocks on xmm, their sums added to lane 0. */
+   integer form, into x (GHASH integer form): n + e in 1..32, one group.
+   Full vectors first, the remaining blocks on xmm: with e, their sums are
+   added to lane 0 and there is one reduction (on xmm when there is no full
+   vector); without (gh_blocks), they are reduced apart, as they always
+   were (the code around the ymm batch loops stays as it was). */
 HWC_X86_INLINE __m128i gh_group_ext(const unsigned char *htab, __m128i x, const uint8_t *in, size_t n,
                                     const __m128i *ext, const unsigned e) {
     G_OPAQUE(htab);
@@ -932,6 +934,7 @@ static void gcm_oneshot(const hwc_aes_key *k, const unsigned char *htab, const u
         c = _mm_shuffle_epi8(hwc_x86_ld(cb), cm);
         x = _mm_shuffle_epi8(hwc_x86_ld(xs), bsw);
         hwc_wipe_inline(cb, sizeof cb);
+        hwc_wipe_inline(xs, sizeof xs);
         out += 16 * bulk;
         in += 16 * bulk;
     }

@@ -1,9 +1,12 @@
 /* Big-endian 64-bit loads and stores from byte arrays, for any host byte
-   order (compilers turn the loops into one load or store plus a byte swap). */
+   order (compilers turn the loops into one load or store plus a byte swap);
+   short copies without a library call. */
 #ifndef HWC_INTERNAL_BYTES_H
 #define HWC_INTERNAL_BYTES_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 static inline uint64_t hwc_load_be64(const uint8_t *p) {
     uint64_t v = 0;
@@ -13,6 +16,18 @@ static inline uint64_t hwc_load_be64(const uint8_t *p) {
 
 static inline void hwc_store_be64(uint8_t *p, uint64_t v) {
     for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
+}
+
+/* n < 16 bytes in pieces of 8, 4, 2 and 1, always inline. A memcpy call
+   with a variable length (clang emits one) makes the compiler save every
+   live vector register on the stack around it: in a kernel, key-derived
+   values such as E_K(J0) (tests/test_stack_scan.c). */
+static inline __attribute__((always_inline)) void hwc_copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+    size_t o = 0;
+    if (n & 8) { memcpy(d + o, s + o, 8); o += 8; }
+    if (n & 4) { memcpy(d + o, s + o, 4); o += 4; }
+    if (n & 2) { memcpy(d + o, s + o, 2); o += 2; }
+    if (n & 1) d[o] = s[o];
 }
 
 #endif

@@ -2,9 +2,9 @@
  * one public call runs (every mode of every usable aes kernel, CMAC, GCM,
  * HMAC-Streebog and PBKDF2 on every streebog kernel), then the stack it used
  * is searched for any 16-byte piece of the secrets: the kernel's key schedule
- * (every 16-byte chunk of it), the CMAC subkeys, the GCM hash-key table, the
- * XTS tweaks of the call, and the HMAC inner and outer pad states. Any copy
- * fails the test.
+ * (every 16-byte chunk of it), the CMAC subkeys, the GCM hash-key table and
+ * the one-shot call's E_K(J0), the XTS tweaks of the call, and the HMAC
+ * inner and outer pad states. Any copy fails the test.
  *
  * A kernel that declares a slot group clean (clean_frames, internal/kernel.h)
  * gets no stack scrub after those calls: for it the scan checks the kernel's
@@ -291,6 +291,16 @@ static void xts_needles(const aes_job *j) {
     }
 }
 
+/* E_K(J0) of aes_call's one-shot GCM calls: the IV {1, 0, ...} of 12 bytes
+   gives J0 = IV || 0^31 || 1 (SP 800-38D 7.1 step 2). It masks the tag: with
+   it, one known message's GHASH value gives away the hash key. */
+static void gcm_needles(const aes_job *j) {
+    uint8_t j0[16] = {1}, e[16];
+    j0[15] = 1;
+    cr_assert_eq(hwc_aes_ecb_encrypt(&j->k, e, j0, 16), HWC_OK);
+    add_needles(e, 16);
+}
+
 /* "setkey modes lanes gcm hash xts": the groups a kernel keeps clean. */
 static void print_clean(const char *family, const char *kernel, unsigned clean) {
     static const char *const names[] = {"setkey", "modes", "lanes", "gcm", "hash", "xts"};
@@ -328,6 +338,7 @@ static void aes_kernel(const char *kernel, void *arg) {
                 j.len = lens[l];
                 n_needles = n_keys;
                 if (m == XTS_E || m == XTS_D || m == XTS_SECTORS) xts_needles(&j);
+                if (m == GCM_E || m == GCM_D) gcm_needles(&j);
                 char what[64];
                 snprintf(what, sizeof what, "AES-%zu %s %zu bytes", 8 * kl, mode_names[m], lens[l]);
                 expect_clean(kernel, what, aes_call, &j);

@@ -41,6 +41,7 @@
 #define HWC_IMPL_X86_AES_GCM_X86_H
 
 #include "aes_x86_keysched.h"
+#include "internal/bytes.h"
 
 #if !defined(HWC_GCM_W)
 #error "define HWC_GCM_W (128, 256 or 512) first"
@@ -830,7 +831,7 @@ HWC_X86_INLINE void gcm_st_part(uint8_t *p, __m128i v, size_t n) {
 #else
 HWC_X86_INLINE __m128i gcm_ld_part(const uint8_t *p, size_t n) {
     uint8_t b[16] = {0};
-    memcpy(b, p, n);
+    hwc_copy_short(b, p, n);
     const __m128i v = hwc_x86_ld(b);
     hwc_wipe_inline(b, sizeof b);
     return v;
@@ -838,7 +839,7 @@ HWC_X86_INLINE __m128i gcm_ld_part(const uint8_t *p, size_t n) {
 HWC_X86_INLINE void gcm_st_part(uint8_t *p, __m128i v, size_t n) {
     uint8_t b[16];
     hwc_x86_st(b, v);
-    memcpy(p, b, n);
+    hwc_copy_short(p, b, n);
     hwc_wipe_inline(b, sizeof b);
 }
 #endif

@@ -357,6 +357,15 @@ static void neon_xts_decrypt(const hwc_aes_key *k, uint8_t t[16], uint8_t *out,
    XORed (the Karatsuba middle operand). */
 #define GCM_POWERS 8
 
+/* No key material in the GCM slots' frames (HWC_CLEAN_GCM below, checked by
+   tests/test_stack_scan.c): round keys and hash-key powers are loaded where
+   they are used, each round key just before its round, through pointers
+   made opaque at the top of every group (OPAQUE: volatile, so the asm is not
+   hoisted either). The compiler can neither keep them across a loop
+   iteration nor spill them. E_K(J0) of a long message waits in tag[], the
+   caller's buffer, while the blocks run. */
+#define OPAQUE(p) __asm__ __volatile__("" : "+r"(p))
+
 HWC_INLINE uint64x2_t clmul_lo(uint64x2_t a, uint64x2_t b) {
     return vreinterpretq_u64_p128(vmull_p64(vgetq_lane_p64(vreinterpretq_p64_u64(a), 0),
                                             vgetq_lane_p64(vreinterpretq_p64_u64(b), 0)));
@@ -431,6 +440,7 @@ static void neon_ghash(const unsigned char *htab, uint8_t x[16], const uint8_t *
     uint64x2_t acc = bswap128(vld1q_u8(x));
 #define GHASH(w)                                                               \
     uint8x16_t b[w];                                                           \
+    OPAQUE(htab);                                                              \
     EACH(j, w, b[j] = vld1q_u8(in + 16 * j));                                  \
     acc = ghash_n(htab, acc, b, w);                                            \
     in += 16 * w;
@@ -440,33 +450,128 @@ static void neon_ghash(const unsigned char *htab, uint8_t x[16], const uint8_t *
     vst1q_u8(x, vreinterpretq_u8_u64(bswap128(vreinterpretq_u8_u64(acc))));
 }
 
-/* SP 800-38D 6.5 GCTR + 6.4 GHASH over whole blocks. The counter block is kept
-   word-byte-swapped (REV32), so its last word is a native integer: + j per
-   block wraps mod 2^32 (inc32), and REV32 gives the block back. Decrypt hashes
-   the input blocks (loaded before anything is stored: in place works),
-   encrypt the ciphertext it has just computed. */
-HWC_INLINE void gcm_nr(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
-                       uint8_t *out, const uint8_t *in, size_t blocks, const int nr, const int dec) {
-    uint8x16_t rk[15];
-    load_keys(rk, k->sched, nr);
-    uint32x4_t c = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(ctr)));
-    uint64x2_t acc = bswap128(vld1q_u8(x));
+/* Word 3 = v, the others 0: adds v to the counter word of a REV32 block
+   (v = 0..8 from a table: loads, not vectors built on the stack). */
+static const uint32_t ctr_inc[9][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 2}, {0, 0, 0, 3}, {0, 0, 0, 4},
+                                       {0, 0, 0, 5}, {0, 0, 0, 6}, {0, 0, 0, 7}, {0, 0, 0, 8}};
+#define ctr_word(v) vld1q_u32(ctr_inc[v])
+/* b[j] = E_K(b[j]) (all rounds), the keys read from the schedule s. */
+HWC_INLINE void enc_mem(uint8x16_t *b, const int w, const uint8_t *s, const int nr) {
+    EACH(r, nr - 1, const uint8x16_t kr = vld1q_u8(s + 16 * r); EACH(j, w, AESE_MC(b[j], kr)));
+    const uint8x16_t kp = vld1q_u8(s + 16 * (nr - 1));
+    EACH(j, w, b[j] = vaeseq_u8(b[j], kp));
+    /* the last AddRoundKey in asm: the compiler cannot reassociate it with
+       the data XOR that follows (data ^ k_nr would be key material) */
+    const uint8x16_t kl = vld1q_u8(s + 16 * nr);
+    EACH(j, w, __asm__("eor %0.16b, %0.16b, %1.16b" : "+w"(b[j]) : "w"(kl)));
+}
+
+/* SP 800-38D 6.5 GCTR + 6.4 GHASH over whole blocks. The counter block *cp
+   is kept word-byte-swapped (REV32), so its last word is a native integer:
+   + j per block wraps mod 2^32 (inc32), and REV32 gives the block back.
+   Decrypt hashes the input blocks (loaded before anything is stored: in
+   place works), encrypt the ciphertext it has just computed. */
+HWC_INLINE void gcm_blocks(const hwc_aes_key *k, const unsigned char *htab, uint32x4_t *cp,
+                           uint64x2_t *accp, uint8_t *out, const uint8_t *in, size_t blocks,
+                           const int nr, const int dec) {
+    uint32x4_t c = *cp;
+    uint64x2_t acc = *accp;
+    const uint8_t *s = k->sched;
 #define GCM(w)                                                                 \
     uint8x16_t b[w], d[w];                                                     \
-    EACH(j, w, d[j] = vld1q_u8(in + 16 * j);                                   \
-         b[j] = vrev32q_u8(vreinterpretq_u8_u32(                              \
-             vaddq_u32(c, vcombine_u32(vcreate_u32(0), vcreate_u32((uint64_t)j << 32)))))); \
-    c = vaddq_u32(c, vcombine_u32(vcreate_u32(0), vcreate_u32((uint64_t)(w) << 32))); \
-    if (dec) acc = ghash_n(htab, acc, d, w);                                   \
-    enc_w(b, w, rk, nr);                                                       \
-    EACH(j, w, d[j] = veorq_u8(d[j], veorq_u8(b[j], rk[nr])); vst1q_u8(out + 16 * j, d[j])); \
+    OPAQUE(s);                                                                 \
+    OPAQUE(htab);                                                              \
+    EACH(j, w, b[j] = vrev32q_u8(vreinterpretq_u8_u32(vaddq_u32(c, ctr_word(j))))); \
+    c = vaddq_u32(c, ctr_word(w));                                             \
+    if (dec) {                                                                 \
+        EACH(j, w, d[j] = vld1q_u8(in + 16 * j));                              \
+        acc = ghash_n(htab, acc, d, w);                                        \
+        EACH(j, w, __asm__("" : "+w"(b[j]) : "w"(acc)));                       \
+    }                                                                          \
+    enc_mem(b, w, s, nr);                                                      \
+    /* the data read for the XOR only after the rounds (the compiler sees   \
+       in depend on the last block): no block is live across them */        \
+    __asm__("" : "+r"(in) : "w"(b[w - 1]));                                    \
+    EACH(j, w, d[j] = veorq_u8(vld1q_u8(in + 16 * j), b[j]); vst1q_u8(out + 16 * j, d[j])); \
     if (!dec) acc = ghash_n(htab, acc, d, w);                                  \
     in += 16 * w;                                                              \
     out += 16 * w;
     OVER_BLOCKS(k, blocks, GCM);
 #undef GCM
+    *cp = c;
+    *accp = acc;
+}
+
+HWC_INLINE void gcm_nr(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
+                       uint8_t *out, const uint8_t *in, size_t blocks, const int nr, const int dec) {
+    uint32x4_t c = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(ctr)));
+    uint64x2_t acc = bswap128(vld1q_u8(x));
+    gcm_blocks(k, htab, &c, &acc, out, in, blocks, nr, dec);
     vst1q_u8(ctr, vrev32q_u8(vreinterpretq_u8_u32(c)));
     vst1q_u8(x, vreinterpretq_u8_u64(bswap128(vreinterpretq_u8_u64(acc))));
+}
+
+/* gcm_oneshot (internal/kernel.h), sections 7.1 steps 3-6 and 7.2 steps 3-7
+   in one call: the whole blocks as gcm_nr; E_K(J0) and the keystream of the
+   final partial block (counter: J0 inc32'd by full + 1) as one or two
+   chains; then one GHASH group over the zero-padded partial block and the
+   length block. The partial block goes through a 16-byte frame buffer (read
+   before out is written: in place works), wiped after. */
+static const uint8_t part_mask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+HWC_INLINE void gcm_oneshot_nr(const hwc_aes_key *k, const unsigned char *htab, const uint8_t j0[16],
+                               const uint8_t xb[16], uint8_t *out, const uint8_t *in, size_t len,
+                               const uint8_t lens[16], const int dec, uint8_t tag[16], const int nr) {
+    const size_t full = len / 16, rem = len % 16;
+    const uint8x16_t jv = vld1q_u8(j0);
+    uint32x4_t c = vaddq_u32(vreinterpretq_u32_u8(vrev32q_u8(jv)), ctr_word(1));
+    uint64x2_t acc = bswap128(vld1q_u8(xb));
+    /* e[0]: E_K(J0); e[1]: the partial block's keystream, from the counter
+       the whole blocks leave in c (nothing but c and acc lives across them) */
+    uint8x16_t e[2] = {jv, jv};
+    if (full) {
+        enc_mem(e, 1, k->sched, nr);
+        vst1q_u8(tag, e[0]);
+        gcm_blocks(k, htab, &c, &acc, out, in, full, nr, dec);
+        out += 16 * full;
+        in += 16 * full;
+        e[1] = vrev32q_u8(vreinterpretq_u8_u32(c));
+        if (rem) enc_mem(e + 1, 1, k->sched, nr);
+        e[0] = vld1q_u8(tag);
+    } else if (rem) {
+        e[1] = vrev32q_u8(vreinterpretq_u8_u32(c));
+        enc_mem(e, 2, k->sched, nr);
+    } else {
+        enc_mem(e, 1, k->sched, nr);
+    }
+    uint8x16_t g[2];
+    if (rem) {
+        uint8_t buf[16] = {0};
+        hwc_copy_short(buf, in, rem);
+        const uint8x16_t p = vld1q_u8(buf);
+        const uint8x16_t o = vandq_u8(veorq_u8(p, e[1]), vld1q_u8(part_mask + 16 - rem));
+        g[0] = dec ? p : o;
+        g[1] = vld1q_u8(lens);
+        acc = ghash_n(htab, acc, g, 2);
+        vst1q_u8(buf, o);
+        hwc_copy_short(out, buf, rem);
+        hwc_wipe_inline(buf, sizeof buf);
+    } else {
+        g[0] = vld1q_u8(lens);
+        acc = ghash_n(htab, acc, g, 1);
+    }
+    vst1q_u8(tag, veorq_u8(vreinterpretq_u8_u64(bswap128(vreinterpretq_u8_u64(acc))), e[0]));
+}
+
+static void neon_gcm_oneshot(const hwc_aes_key *k, const unsigned char *htab, const uint8_t j0[16],
+                             const uint8_t x[16], uint8_t *out, const uint8_t *in, size_t len,
+                             const uint8_t lens[16], int dec, uint8_t tag[16]) {
+#define CALL(nr)                                                               \
+    if (dec) gcm_oneshot_nr(k, htab, j0, x, out, in, len, lens, 1, tag, nr);   \
+    else gcm_oneshot_nr(k, htab, j0, x, out, in, len, lens, 0, tag, nr);
+    BY_ROUNDS(k, CALL)
+#undef CALL
 }
 
 static void neon_gcm_encrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
@@ -513,9 +618,9 @@ static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, si
 #undef CALL
 }
 
-/* Round keys stay in the 32 vector registers or the schedule; GCM with
-   AES-256 spills two of them (core/ scrubs after GCM calls). */
-#define NEON_CLEAN (HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES)
+/* Round keys stay in the 32 vector registers or the schedule; the GCM
+   slots load them where they are used (OPAQUE above). */
+#define NEON_CLEAN (HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES | HWC_CLEAN_GCM)
 #define NEON_TABLE(chain_fn, lanes)       \
     {                                     \
         .setkey = neon_setkey,            \
@@ -531,6 +636,7 @@ static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, si
         .ghash = neon_ghash,              \
         .gcm_encrypt = neon_gcm_encrypt,  \
         .gcm_decrypt = neon_gcm_decrypt,  \
+        .gcm_oneshot = neon_gcm_oneshot,  \
         .chain_step = chain_fn,           \
         .chain_lanes = lanes,             \
         .clean_frames = NEON_CLEAN,       \

@@ -289,6 +289,38 @@ static void neon_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const 
 #undef CALL
 }
 
+/* ---- round keys from memory (XTS, GCM) ------------------------------------------- */
+/* No key material in these slots' frames (HWC_CLEAN_XTS and HWC_CLEAN_GCM
+   below, checked by tests/test_stack_scan.c): round keys and hash-key
+   powers are loaded where they are used, each round key just before its
+   round, through pointers made opaque at the top of every group (OPAQUE:
+   volatile, so the asm is not hoisted either). The compiler can neither
+   keep them across a loop iteration nor spill them. */
+#define OPAQUE(p) __asm__ __volatile__("" : "+r"(p))
+
+/* crypt_w with each round key read from the schedule s (encryption keys,
+   or the decryption keys at SCHED_DEC) just before its round. */
+HWC_INLINE void crypt_mem(uint8x16_t *b, const int w, const uint8_t *s, const int nr, const int decrypt) {
+    EACH(r, nr - 1, const uint8x16_t kr = vld1q_u8(s + 16 * r);
+         if (decrypt) EACH(j, w, AESD_IMC(b[j], kr)); else EACH(j, w, AESE_MC(b[j], kr)));
+    const uint8x16_t kp = vld1q_u8(s + 16 * (nr - 1));
+    if (decrypt) EACH(j, w, b[j] = vaesdq_u8(b[j], kp));
+    else EACH(j, w, b[j] = vaeseq_u8(b[j], kp));
+}
+
+/* The last AddRoundKey in asm: the compiler cannot reassociate it with the
+   data or tweak XOR that follows (data ^ k_nr, T ^ k_nr: key material). */
+HWC_INLINE void last_key(uint8x16_t *b, const int w, const uint8_t *s, const int nr) {
+    const uint8x16_t kl = vld1q_u8(s + 16 * nr);
+    EACH(j, w, __asm__("eor %0.16b, %0.16b, %1.16b" : "+w"(b[j]) : "w"(kl)));
+}
+
+/* b[j] = E_K(b[j]), all rounds. */
+HWC_INLINE void enc_mem(uint8x16_t *b, const int w, const uint8_t *s, const int nr) {
+    crypt_mem(b, w, s, nr, 0);
+    last_key(b, w, s, nr);
+}
+
 /* ---- XTS (IEEE 1619-2018 5.3.1/5.4.1) ------------------------------------------------ */
 /* The tweak is a 128-bit little-endian number (byte 0 least significant);
    multiplying by x = shift left one bit, and if bit 127 fell out, XOR 0x87
@@ -309,19 +341,25 @@ HWC_INLINE uint8x16_t tweak_vec(tweak128 t) {
     return vreinterpretq_u8_u64(vsetq_lane_u64(t.lo, vdupq_n_u64(t.hi), 0));
 }
 
+/* Each group loads its round keys where it uses them (crypt_mem, through a
+   pointer made opaque per group) and holds only its blocks and tweaks: with
+   15 keys held as well, AES-256 had no register left and clang spilled a
+   tweak. The last AddRoundKey is an asm EOR, so k_nr is never folded into a
+   tweak (T ^ k_nr is key material). */
 HWC_INLINE void xts_nr(const hwc_aes_key *k, uint8_t tw[16], uint8_t *out, const uint8_t *in,
                        size_t blocks, const int nr, const int decrypt) {
-    uint8x16_t rk[15];
-    load_keys(rk, k->sched + (decrypt ? SCHED_DEC : 0), nr);
+    const uint8_t *s = k->sched + (decrypt ? SCHED_DEC : 0);
     tweak128 t;
     memcpy(&t.lo, tw, 8);        /* AArch64 Linux is little-endian */
     memcpy(&t.hi, tw + 8, 8);
 #define XTS(w)                                                                 \
     uint8x16_t b[w], tv[w];                                                    \
+    OPAQUE(s);                                                                 \
     EACH(j, w, tv[j] = tweak_vec(t); t = xts_double(t);                        \
          b[j] = veorq_u8(vld1q_u8(in + 16 * j), tv[j]));                       \
-    crypt_w(b, w, rk, nr, decrypt);                                            \
-    EACH(j, w, vst1q_u8(out + 16 * j, veorq_u8(b[j], veorq_u8(rk[nr], tv[j])))); \
+    crypt_mem(b, w, s, nr, decrypt);                                           \
+    last_key(b, w, s, nr);                                                     \
+    EACH(j, w, vst1q_u8(out + 16 * j, veorq_u8(b[j], tv[j])));                 \
     in += 16 * w;                                                              \
     out += 16 * w;
     OVER_BLOCKS(k, blocks, XTS);
@@ -356,15 +394,6 @@ static void neon_xts_decrypt(const hwc_aes_key *k, uint8_t t[16], uint8_t *out,
    htab: for i = 1..8 at 32 (i - 1): Ht^i, then both lanes = its two halves
    XORed (the Karatsuba middle operand). */
 #define GCM_POWERS 8
-
-/* No key material in the GCM slots' frames (HWC_CLEAN_GCM below, checked by
-   tests/test_stack_scan.c): round keys and hash-key powers are loaded where
-   they are used, each round key just before its round, through pointers
-   made opaque at the top of every group (OPAQUE: volatile, so the asm is not
-   hoisted either). The compiler can neither keep them across a loop
-   iteration nor spill them. E_K(J0) of a long message waits in tag[], the
-   caller's buffer, while the blocks run. */
-#define OPAQUE(p) __asm__ __volatile__("" : "+r"(p))
 
 HWC_INLINE uint64x2_t clmul_lo(uint64x2_t a, uint64x2_t b) {
     return vreinterpretq_u64_p128(vmull_p64(vgetq_lane_p64(vreinterpretq_p64_u64(a), 0),
@@ -455,17 +484,6 @@ static void neon_ghash(const unsigned char *htab, uint8_t x[16], const uint8_t *
 static const uint32_t ctr_inc[9][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 2}, {0, 0, 0, 3}, {0, 0, 0, 4},
                                        {0, 0, 0, 5}, {0, 0, 0, 6}, {0, 0, 0, 7}, {0, 0, 0, 8}};
 #define ctr_word(v) vld1q_u32(ctr_inc[v])
-/* b[j] = E_K(b[j]) (all rounds), the keys read from the schedule s. */
-HWC_INLINE void enc_mem(uint8x16_t *b, const int w, const uint8_t *s, const int nr) {
-    EACH(r, nr - 1, const uint8x16_t kr = vld1q_u8(s + 16 * r); EACH(j, w, AESE_MC(b[j], kr)));
-    const uint8x16_t kp = vld1q_u8(s + 16 * (nr - 1));
-    EACH(j, w, b[j] = vaeseq_u8(b[j], kp));
-    /* the last AddRoundKey in asm: the compiler cannot reassociate it with
-       the data XOR that follows (data ^ k_nr would be key material) */
-    const uint8x16_t kl = vld1q_u8(s + 16 * nr);
-    EACH(j, w, __asm__("eor %0.16b, %0.16b, %1.16b" : "+w"(b[j]) : "w"(kl)));
-}
-
 /* SP 800-38D 6.5 GCTR + 6.4 GHASH over whole blocks. The counter block *cp
    is kept word-byte-swapped (REV32), so its last word is a native integer:
    + j per block wraps mod 2^32 (inc32), and REV32 gives the block back.
@@ -512,11 +530,13 @@ HWC_INLINE void gcm_nr(const hwc_aes_key *k, const unsigned char *htab, uint8_t 
 }
 
 /* gcm_oneshot (internal/kernel.h), sections 7.1 steps 3-6 and 7.2 steps 3-7
-   in one call: the whole blocks as gcm_nr; E_K(J0) and the keystream of the
-   final partial block (counter: J0 inc32'd by full + 1) as one or two
-   chains; then one GHASH group over the zero-padded partial block and the
-   length block. The partial block goes through a 16-byte frame buffer (read
-   before out is written: in place works), wiped after. */
+   in one call: the whole blocks as gcm_nr, E_K(J0) computed before them and
+   kept in tag[] (the caller's buffer, not this frame) while they run; the
+   keystream of the final partial block from the counter they leave (beside
+   E_K(J0) when there are no whole blocks); then one GHASH group over the
+   zero-padded partial block and the length block. The partial block goes
+   through a 16-byte frame buffer (read before out is written: in place
+   works), wiped after. */
 static const uint8_t part_mask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
@@ -620,7 +640,7 @@ static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, si
 
 /* Round keys stay in the 32 vector registers or the schedule; the GCM
    slots load them where they are used (OPAQUE above). */
-#define NEON_CLEAN (HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES | HWC_CLEAN_GCM)
+#define NEON_CLEAN (HWC_CLEAN_SETKEY | HWC_CLEAN_MODES | HWC_CLEAN_LANES | HWC_CLEAN_GCM | HWC_CLEAN_XTS)
 #define NEON_TABLE(chain_fn, lanes)       \
     {                                     \
         .setkey = neon_setkey,            \

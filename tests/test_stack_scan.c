@@ -3,7 +3,7 @@
  * HMAC-Streebog and PBKDF2 on every streebog kernel), then the stack it used
  * is searched for any 16-byte piece of the secrets: the kernel's key schedule
  * (every 16-byte chunk of it), the CMAC subkeys, the GCM hash-key table and
- * the one-shot call's E_K(J0), the XTS tweaks of the call, and the HMAC
+ * the GCM call's E_K(J0), the XTS tweaks of the call, and the HMAC
  * inner and outer pad states. Any copy fails the test.
  *
  * A kernel that declares a slot group clean (clean_frames, internal/kernel.h)
@@ -165,7 +165,7 @@ static void many_wide(const aes_job *j) {
 
 static void aes_call(void *arg) {
     aes_job *j = arg;
-    uint8_t iv[16] = {1}, tag[16];
+    uint8_t iv[17] = {1}, tag[16];   /* GCM_STREAM takes all 17 bytes */
     switch (j->mode) {
     case SETKEY: SUITE_SETKEY(&j->k, key64, j->key_len); break;
     case ECB_E: hwc_aes_ecb_encrypt(&j->k, j->out, j->in, j->len & ~(size_t)15); break;
@@ -291,13 +291,21 @@ static void xts_needles(const aes_job *j) {
     }
 }
 
-/* E_K(J0) of aes_call's one-shot GCM calls: the IV {1, 0, ...} of 12 bytes
-   gives J0 = IV || 0^31 || 1 (SP 800-38D 7.1 step 2). It masks the tag: with
-   it, one known message's GHASH value gives away the hash key. */
+/* E_K(J0) of aes_call's GCM calls. It masks the tag: with it, one known
+   message's GHASH value gives away the hash key. The one-shot calls' IV
+   {1, 0, ...} of 12 bytes gives J0 = IV || 0^31 || 1 (SP 800-38D 7.1 step
+   2). The streaming call's 17-byte IV is hashed into J0; its E_K(J0) is the
+   tag of the empty message with no AAD, whose GHASH value is 0 (section
+   6.4 on the single zero length block). */
 static void gcm_needles(const aes_job *j) {
     uint8_t j0[16] = {1}, e[16];
-    j0[15] = 1;
-    cr_assert_eq(hwc_aes_ecb_encrypt(&j->k, e, j0, 16), HWC_OK);
+    if (j->mode == GCM_STREAM) {
+        const uint8_t iv[17] = {1};
+        cr_assert_eq(hwc_aes_gcm_encrypt(&j->gk, iv, 17, NULL, 0, NULL, NULL, 0, e, 16), HWC_OK);
+    } else {
+        j0[15] = 1;
+        cr_assert_eq(hwc_aes_ecb_encrypt(&j->k, e, j0, 16), HWC_OK);
+    }
     add_needles(e, 16);
 }
 
@@ -338,7 +346,7 @@ static void aes_kernel(const char *kernel, void *arg) {
                 j.len = lens[l];
                 n_needles = n_keys;
                 if (m == XTS_E || m == XTS_D || m == XTS_SECTORS) xts_needles(&j);
-                if (m == GCM_E || m == GCM_D) gcm_needles(&j);
+                if (m == GCM_E || m == GCM_D || m == GCM_STREAM) gcm_needles(&j);
                 char what[64];
                 snprintf(what, sizeof what, "AES-%zu %s %zu bytes", 8 * kl, mode_names[m], lens[l]);
                 expect_clean(kernel, what, aes_call, &j);

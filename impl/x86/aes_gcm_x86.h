@@ -849,38 +849,6 @@ HWC_X86_INLINE void gcm_st_part(uint8_t *p, __m128i v, size_t n) {
 static const uint8_t gcm_ones_zeros[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
-/* E_K(J0) into *e0 (unless have_e0) and, when rem, the partial block's
-   output (counter cp, input pin zero padded) into *e1 with its bytes rem..15
-   (keystream) zeroed; two chains side by side, each round key loaded at its
-   round (G_OPAQUE). */
-HWC_X86_INLINE void gcm_msg_aes(const uint8_t *s, const __m128i j0, __m128i *e0, const int have_e0, const __m128i cp,
-                                const __m128i pin, __m128i *e1, const size_t rem, const unsigned nr) {
-    const int wide = 0;
-    __m128i a = _mm_xor_si128(j0, G_RK1(s, 0)), b = _mm_xor_si128(cp, G_RK1(s, 0));
-    if (!have_e0 && rem) {
-        G_UNROLL for (unsigned r = 1; r < nr; r++) {
-            G_OPAQUE(s);
-            a = _mm_aesenc_si128(a, G_RK1(s, r));
-            b = _mm_aesenc_si128(b, G_RK1(s, r));
-        }
-    } else if (!have_e0) {
-        G_UNROLL for (unsigned r = 1; r < nr; r++) {
-            G_OPAQUE(s);
-            a = _mm_aesenc_si128(a, G_RK1(s, r));
-        }
-    } else if (rem) {
-        G_UNROLL for (unsigned r = 1; r < nr; r++) {
-            G_OPAQUE(s);
-            b = _mm_aesenc_si128(b, G_RK1(s, r));
-        }
-    }
-    G_OPAQUE(s);
-    if (!have_e0) *e0 = _mm_aesenclast_si128(a, G_RK1(s, nr));
-    if (rem)
-        *e1 = _mm_and_si128(_mm_aesenclast_si128(b, _mm_xor_si128(G_RK1(s, nr), pin)),
-                            hwc_x86_ld(gcm_ones_zeros + 16 - rem));
-}
-
 /* n (a constant, 1..5) independent blocks through AES side by side, round
    by round, each round key loaded at its round (G_OPAQUE). */
 HWC_X86_INLINE void gcm_chains(const uint8_t *s, __m128i *v, const unsigned n, const unsigned nr) {
@@ -894,6 +862,20 @@ HWC_X86_INLINE void gcm_chains(const uint8_t *s, __m128i *v, const unsigned n, c
     G_OPAQUE(s);
     const __m128i kl = G_RK1(s, nr);
     G_UNROLL for (unsigned i = 0; i < n; i++) v[i] = _mm_aesenclast_si128(v[i], kl);
+}
+
+/* E_K(J0) into *e0 (unless have_e0) and, when rem, the partial block's
+   output (counter cp, input pin zero padded) into *e1 with its bytes rem..15
+   (keystream) zeroed; two chains side by side, each round key loaded at its
+   round (G_OPAQUE). */
+HWC_X86_INLINE void gcm_msg_aes(const uint8_t *s, const __m128i j0, __m128i *e0, const int have_e0, const __m128i cp,
+                                const __m128i pin, __m128i *e1, const size_t rem, const unsigned nr) {
+    __m128i v[2] = {j0, cp};
+    if (!have_e0 && rem) gcm_chains(s, v, 2, nr);   /* constant counts: v stays in registers */
+    else if (!have_e0) gcm_chains(s, v, 1, nr);
+    else if (rem) gcm_chains(s, v + 1, 1, nr);
+    if (!have_e0) *e0 = v[0];
+    if (rem) *e1 = _mm_and_si128(_mm_xor_si128(v[1], pin), hwc_x86_ld(gcm_ones_zeros + 16 - rem));
 }
 
 /* A whole message of t (a constant, 0..3) whole blocks and p (a constant,

@@ -258,6 +258,43 @@ static void folded_key_needles(const hwc_aes_key *k, unsigned nr) {
     hwc_wipe(f, sizeof f);
 }
 
+/* mont(a, b) = a b x^-128 mod x^128 + x^127 + x^126 + x^121 + 1, bit by
+   bit, on 128-bit little-endian integers (impl/x86/aes_gcm_x86.h's GHASH
+   representation). */
+static void gh_mont_ref(uint64_t r[2], const uint8_t a8[16], const uint8_t b8[16]) {
+    uint64_t a[2], b[2], t[5] = {0};
+    memcpy(a, a8, 16);
+    memcpy(b, b8, 16);
+    for (int i = 0; i < 128; i++)   /* t = a b, carry-less */
+        if ((b[i / 64] >> (i % 64)) & 1)
+            for (int w = 0; w < 2; w++) {
+                t[w + i / 64] ^= a[w] << (i % 64);
+                if (i % 64) t[w + i / 64 + 1] ^= a[w] >> (64 - i % 64);
+            }
+    for (int i = 0; i < 128; i++) {   /* t x^-128: add the modulus when odd, halve */
+        if (t[0] & 1) {
+            t[0] ^= 1;
+            t[1] ^= 0xC200000000000000ull;   /* x^127 + x^126 + x^121 */
+            t[2] ^= 1;                       /* x^128 */
+        }
+        for (int w = 0; w < 4; w++) t[w] = (t[w] >> 1) | (t[w + 1] << 63);
+    }
+    r[0] = t[0];
+    r[1] = t[1];
+}
+
+/* P_33 = mont(P_32, P_1) and its Karatsuba halves, which the zmm GCM
+   kernel computes per call and keeps in a wiped frame buffer (gh_fold,
+   impl/x86/aes_gcm_x86.h; its table: entry e at 16e is P_(32-e)). For
+   other layouts a value no call makes. */
+static void gcm_p33_needles(const unsigned char *htab) {
+    uint64_t p[2], k[2];
+    gh_mont_ref(p, htab, htab + 16 * 31);
+    k[0] = k[1] = p[0] ^ p[1];
+    add_needles(p, 16);
+    add_needles(k, 16);
+}
+
 /* XTS tweaks (IEEE 1619-2007 5.3.2): T = E_K2(i), then T x^j for the
    `blocks` blocks of the unit, i given as 16 little-endian bytes; for the
    first 64, also T ^ w[nr] and T ^ w[0] (folded_last). */
@@ -332,6 +369,7 @@ static void aes_kernel(const char *kernel, void *arg) {
         cr_assert_eq(SUITE_GCM_SETKEY(&j.gk, key64, kl), HWC_OK);   /* hash key and its powers */
         add_needles(j.gk.aes.sched, sizeof j.gk.aes.sched);
         add_needles(j.gk.htab, sizeof j.gk.htab);
+        gcm_p33_needles(j.gk.htab);
         if (kl != 24) {
             cr_assert_eq(SUITE_XTS_SETKEY(&j.xk, key64, 2 * kl), HWC_OK);
             add_needles(j.xk.data.sched, sizeof j.xk.data.sched);

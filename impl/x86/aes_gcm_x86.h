@@ -430,9 +430,13 @@ HWC_X86_INLINE void gh_fold_close(const unsigned char *pw, const gh_fold *f, GV 
     __m128i l = _mm_setzero_si128(), h = l, m = l;   /* lb P_1 */
     gh_acc1(_mm_shuffle_epi8(hwc_x86_ld(f->lens), gcm_bswap_mask()), gcm_ldk(pw + 16 * 31),
             gcm_ldk(pw + 512 + 16 * 31), &l, &h, &m);
-    /* entries 0..2 one lane up, P_33 in lane 0 */
-    *p0 = _mm512_alignr_epi64(G_LD(pw), G_BC(gcm_ldk(f->p33)), 6);
-    *k0 = _mm512_alignr_epi64(G_LD(pw + 512), G_BC(gcm_ldk(f->p33 + 16)), 6);
+    /* entries 0..2 one lane up, P_33 in lane 0; read from the buffer through
+       an opaque pointer: else gcc kept P_33 in a register from its product
+       on and spilled it (the stack scan) */
+    const uint8_t *p33 = f->p33;
+    G_OPAQUE(p33);
+    *p0 = _mm512_alignr_epi64(G_LD(pw), G_BC(gcm_ldk(p33)), 6);
+    *k0 = _mm512_alignr_epi64(G_LD(pw + 512), G_BC(gcm_ldk(p33 + 16)), 6);
     *lo = G_XOR(*lo, G_LANE0(l));
     *hi = G_XOR(*hi, G_LANE0(h));
     *mid = G_XOR(*mid, G_LANE0(m));

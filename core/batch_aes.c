@@ -8,7 +8,7 @@
  * message, a step runs as many blocks as every busy lane still has (one
  * when a CMAC lane is at its last block, which is prepared here with K1 or
  * K2), a lane whose message ends takes the next message at once, unused
- * lanes repeat a busy one, and when one message is left it finishes on the
+ * lanes repeat lanes 0 and 1, and when one message is left it finishes on the
  * single-message path. Every argument of every message is checked before
  * anything is written. */
 #include <string.h>
@@ -148,7 +148,11 @@ static void run_batch(const batch *b) {
             if (lane_run(b, &lanes[j]) < s) s = lane_run(b, &lanes[j]);
         }
         if (live < 2) break;
-        for (size_t j = live; j < width; j++) io[j] = io[0];
+        /* unused lanes repeat lanes 0 and 1, each at lanes of its own
+           parity: zmm stores odd lanes by masked stores, and plain and
+           masked stores to the same bytes made short steps up to 9x slower
+           on Zen 4; repeats of more lanes cost the L1 more (docs/aes-batch.md) */
+        for (size_t j = live; j < width; j++) io[j] = io[j % 2];
         b->impl->chain_step(b->k, io, s);
         for (size_t j = 0; j < width; j++)
             if (busy[j] && lane_advance(b, &lanes[j], s)) busy[j] = 0;

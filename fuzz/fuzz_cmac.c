@@ -4,25 +4,10 @@
  * point and both copies must finish with the same tag; one-shot and verify
  * agree. */
 #include <stdint.h>
-#include <openssl/core_names.h>
 #include <openssl/evp.h>
-#include <openssl/params.h>
-#include "fuzz_common.h"
+#include "fuzz_openssl_cmac.h"
 
 enum { MAX_MSG = 2048, MAX_SPLITS = 16 };
-
-static void openssl_cmac(const uint8_t *key, size_t kl, const uint8_t *msg, size_t len, uint8_t tag[16]) {
-    static EVP_MAC *mac;
-    if (!mac) mac = EVP_MAC_fetch(NULL, "CMAC", NULL);
-    const char *cipher = kl == 16 ? "AES-128-CBC" : kl == 24 ? "AES-192-CBC" : "AES-256-CBC";
-    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, (char *)cipher, 0),
-                           OSSL_PARAM_construct_end()};
-    EVP_MAC_CTX *c = EVP_MAC_CTX_new(mac);
-    size_t out = 0;
-    FZ_CHECK(c && EVP_MAC_init(c, key, kl, params) == 1 && EVP_MAC_update(c, msg, len) == 1 &&
-             EVP_MAC_final(c, tag, &out, 16) == 1 && out == 16, "OpenSSL CMAC");
-    EVP_MAC_CTX_free(c);
-}
 
 static fz_kernels kernels;
 

@@ -72,7 +72,8 @@ typedef struct hwc_aes_impl {
        Every lane has out or none does. A lane's input blocks are all read
        before the outputs of the same block index are written, so out == in
        is allowed, and a lane may be repeated in lane[] (identical entries
-       compute and write identical bytes): core/ fills unused lanes that way.
+       compute and write identical bytes): core/ fills unused lanes that way,
+       lane j >= the busy ones repeating lane j % 2.
        The kernel knows nothing of message lengths, padding or subkeys:
        core/batch_aes.c schedules the lanes. NULL (chain_lanes 0): core/ runs
        the messages one after another through cbc_encrypt / cmac_chain. */

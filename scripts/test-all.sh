@@ -152,7 +152,7 @@ log "fuzzers (clang-19, ASan + UBSan, ${fuzz_secs} s each)"
 if CC=clang-19 cmake -S . -B build-fuzz -G Ninja "${san_o1[@]}" -DHWC_WERROR=ON \
      -DHWC_SANITIZE=ON -DHWC_FUZZ=ON -DHWC_BUILD_PROVIDER=OFF -DHWC_BUILD_TESTS=OFF -DHWC_BUILD_BENCH=OFF \
      -DHWC_BUILD_TOOLS=OFF >/dev/null && cmake --build build-fuzz -j"$jobs" >/dev/null; then
-  for h in aes cmac gcm streebog modexp; do
+  for h in aes aes_many cmac gcm streebog modexp; do
     work=build-fuzz/corpus-$h
     rm -rf "$work" && mkdir -p "$work"   # new inputs go here, never into fuzz/corpus
     if ./build-fuzz/fuzz/fuzz_$h -max_total_time="$fuzz_secs" -artifact_prefix=build-fuzz/ \

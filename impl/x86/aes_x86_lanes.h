@@ -7,7 +7,8 @@
  * messages run at the parallel modes' rate (SP 800-38A 6.2, SP 800-38B 6.2).
  * Lane j of the step sits in vector j / HWC_L, 128-bit lane j % HWC_L.
  * Constant time: the same instructions whatever the data; branches on the
- * block count and on whether outputs are written only. */
+ * block count, the number of busy lanes, the buffers' addresses (L1 sets)
+ * and on whether outputs are written only. */
 #ifndef HWC_IMPL_X86_AES_X86_LANES_H
 #define HWC_IMPL_X86_AES_X86_LANES_H
 
@@ -91,20 +92,27 @@ HWC_X86_INLINE void scatter(uint8_t *const *p, size_t off, hwc_v v) {
 #endif
 }
 
-/* Runs the chains x by `blocks` blocks, block b of lane j at in[j] +
-   in_off + 16 b (output at out[j] + out_off + 16 b when store). */
-HWC_X86_INLINE void chain_run(hwc_v *x, hwc_keys *K, const uint8_t *const *in, size_t in_off,
-                              uint8_t *const *out, size_t out_off, size_t blocks, const unsigned nr,
-                              const int store) {
+/* Runs the chains x[0..nb) (nb a constant after inlining) by `blocks`
+   blocks, block b of lane j at in[j] + in_off + 16 b (output at out[j] +
+   out_off + 16 b when store). */
+HWC_X86_INLINE void chain_run_nb(hwc_v *x, hwc_keys *K, const uint8_t *const *in, size_t in_off,
+                                 uint8_t *const *out, size_t out_off, size_t blocks, const unsigned nr,
+                                 const int store, const int nb) {
     for (size_t b = 0; b < blocks; b++) {
         keys_fresh(K);
         /* every lane's block read before any of this block index is written */
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++)
+        HWC_UNROLL for (int i = 0; i < nb; i++)
             x[i] = V_XOR3(x[i], gather(in + HWC_L * i, in_off + 16 * b), vkey(K, 0));
-        rounds_mid(x, HWC_NB, K, nr, 0);
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_ENCL(x[i], vkey(K, nr));
-        if (store) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(out + HWC_L * i, out_off + 16 * b, x[i]);
+        rounds_mid(x, nb, K, nr, 0);
+        HWC_UNROLL for (int i = 0; i < nb; i++) x[i] = V_ENCL(x[i], vkey(K, nr));
+        if (store) HWC_UNROLL for (int i = 0; i < nb; i++) scatter(out + HWC_L * i, out_off + 16 * b, x[i]);
     }
+}
+
+HWC_X86_INLINE void chain_run(hwc_v *x, hwc_keys *K, const uint8_t *const *in, size_t in_off,
+                              uint8_t *const *out, size_t out_off, size_t blocks, const unsigned nr,
+                              const int store) {
+    chain_run_nb(x, K, in, in_off, out, out_off, blocks, nr, store, HWC_NB);
 }
 
 /* 64 bytes (one cache line of blocks) from s to d. */
@@ -190,17 +198,44 @@ HWC_X86_INLINE int lanes_repeat(uint8_t *const *st) {
     return 0;
 }
 
-/* 1 when more than `limit` lanes' blocks at p[j] + off fall into one L1
-   set (64-byte lines, 64 sets) for the same off: only then is staging worth
-   its copies (thresholds: docs/aes-batch.md). Addresses only, no data. */
-HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
+/* 1 when more than `limit` of the first n lanes' blocks at p[j] + off fall
+   into one L1 set (64-byte lines, 64 sets) for the same off: only then is
+   staging worth its copies (thresholds: docs/aes-batch.md). Addresses
+   only, no data. */
+HWC_X86_INLINE int lanes_collide_n(const uint8_t *const *p, const int n, const int limit) {
     uint8_t per_set[64] = {0};
     int worst = 0;
-    for (int j = 0; j < HWC_NB * HWC_L; j++) {
+    for (int j = 0; j < n; j++) {
         const int c = ++per_set[((uintptr_t)p[j] >> 6) & 63];
         worst = c > worst ? c : worst;
     }
     return worst > limit;
+}
+HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
+    return lanes_collide_n(p, HWC_NB * HWC_L, limit);
+}
+
+/* The lanes before core/'s repeats: past the busy lanes, lane j repeats
+   lane j % 2 (internal/kernel.h); distinct messages never share a state. */
+HWC_X86_INLINE int lanes_busy(const hwc_aes_chain *lane) {
+    int n = HWC_NB * HWC_L;
+    while (n > 2 && lane[n - 1].st == lane[(n - 1) % 2].st) n--;
+    return n;
+}
+
+/* A step whose busy lanes fit nb vectors (nb < HWC_NB, a constant): those
+   vectors only. Their chains are fewer than the AES units could run, but
+   the step costs about one chain's latency per block, where all HWC_NB
+   vectors would cost their full AES work and every lane's gathers and
+   scatters (docs/aes-batch.md, "Repeated lanes"). No staging: the inputs'
+   loads do not wait for the chains, so at 2 vectors their L1 misses overlap
+   them; 4 vectors come here only when their lines fit the sets. */
+HWC_X86_INLINE void chain_step_few(const uint8_t *const *in, uint8_t *const *out, uint8_t *const *st, hwc_keys *K,
+                                   size_t blocks, const unsigned nr, const int store, const int nb) {
+    hwc_v x[HWC_NB];
+    HWC_UNROLL for (int i = 0; i < nb; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
+    chain_run_nb(x, K, in, 0, out, 0, blocks, nr, store, nb);
+    HWC_UNROLL for (int i = 0; i < nb; i++) scatter(st + HWC_L * i, 0, x[i]);
 }
 
 /* zmm steps from this many blocks stagger colliding CBC outputs instead of
@@ -226,6 +261,19 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     }
     hwc_keys K;
     load_keys(&K, k->sched, nr);
+    /* few busy lanes: up to 2 vectors always; up to 4 when their lines
+       need no staging (docs/aes-batch.md, "Repeated lanes") */
+    const int busy = lanes_busy(lane);
+    if (busy <= 2 * HWC_L) {
+        if (busy <= HWC_L) chain_step_few(in, out, st, &K, blocks, nr, store, 1);
+        else chain_step_few(in, out, st, &K, blocks, nr, store, 2);
+        return;
+    }
+    if (busy <= 4 * HWC_L && !lanes_collide_n(in, busy, 4) &&
+        !(store && lanes_collide_n((const uint8_t *const *)out, busy, out_limit))) {
+        chain_step_few(in, out, st, &K, blocks, nr, store, 4);
+        return;
+    }
     /* zmm: 8 chains leave no room for held keys. CBC-MAC reads them from a
        per-call buffer of broadcast keys; CBC encryption broadcasts them per
        step instead: its 32 output lines per step, page-aligned in the usual

@@ -133,9 +133,10 @@ static void run_batch(const batch *b) {
     int busy[HWC_AES_MAX_LANES] = {0};
     hwc_aes_chain io[HWC_AES_MAX_LANES];
     size_t next = 0;
+    const size_t used = b->n < width ? b->n : width;   /* lanes that ever hold a message */
     for (;;) {
         size_t live = 0, s = SIZE_MAX;
-        for (size_t j = 0; j < width; j++) {
+        for (size_t j = 0; j < used; j++) {
             while (!busy[j] && next < b->n) {   /* CBC messages of no block: nothing to do */
                 if (chain_blocks(b, next)) {
                     lane_start(b, &lanes[j], next);
@@ -154,13 +155,13 @@ static void run_batch(const batch *b) {
            on Zen 4; repeats of more lanes cost the L1 more (docs/aes-batch.md) */
         for (size_t j = live; j < width; j++) io[j] = io[j % 2];
         b->impl->chain_step(b->k, io, s);
-        for (size_t j = 0; j < width; j++)
+        for (size_t j = 0; j < used; j++)
             if (busy[j] && lane_advance(b, &lanes[j], s)) busy[j] = 0;
     }
     /* at most one message left, already in its lane */
-    for (size_t j = 0; j < width; j++)
+    for (size_t j = 0; j < used; j++)
         if (busy[j]) lane_single(b, &lanes[j]);
-    if (b->tags) hwc_wipe_inline(lanes, width * sizeof lanes[0]);
+    if (b->tags) hwc_wipe_inline(lanes, used * sizeof lanes[0]);
 }
 
 /* ---- public functions ---------------------------------------------------- */

@@ -254,10 +254,6 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
         in[j] = lane[j].in;
         out[j] = lane[j].out;
         st[j] = lane[j].st;
-        for (int h = 0; h < 2; h++) {
-            sin[h][j] = stage_in[h] + 64 * j;
-            sout[h][j] = stage_out[h] + 64 * j;
-        }
     }
     hwc_keys K;
     load_keys(&K, k->sched, nr);
@@ -274,6 +270,11 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
         chain_step_few(in, out, st, &K, blocks, nr, store, 4);
         return;
     }
+    HWC_UNROLL for (int j = 0; j < W; j++)
+        for (int h = 0; h < 2; h++) {
+            sin[h][j] = stage_in[h] + 64 * j;
+            sout[h][j] = stage_out[h] + 64 * j;
+        }
     /* zmm: 8 chains leave no room for held keys. CBC-MAC reads them from a
        per-call buffer of broadcast keys; CBC encryption broadcasts them per
        step instead: its 32 output lines per step, page-aligned in the usual

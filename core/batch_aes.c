@@ -3,18 +3,19 @@
  * and XTS (IEEE 1619) over consecutive data units.
  *
  * CMAC and CBC encryption are chains. The kernel's lane step (chain_step in
- * internal/kernel.h) advances chain_lanes chains of different messages by
- * the same number of blocks; this file schedules them: each lane holds one
- * message, a step runs as many blocks as every busy lane still has (one
- * when a CMAC lane is at its last block, which is prepared here with K1 or
- * K2), a lane whose message ends takes the next message at once, unused
- * lanes repeat lanes 0 and 1, and when one message is left it finishes on the
- * single-message path. Every argument of every message is checked before
- * anything is written. */
+ * internal/kernel.h) advances up to chain_lanes chains of different
+ * messages by the same number of blocks; this file schedules them: each
+ * lane holds one message, a step runs as many blocks as every busy lane
+ * still has (one when a CMAC lane is at its last block, which is prepared
+ * here with K1 or K2), a lane whose message ends takes the next message at
+ * once, the busy lanes are always the first ones, and when one message is
+ * left it finishes on the single-message path. Every argument of every
+ * message is checked before anything is written. */
 #include <string.h>
 #include "hwcrypt/batch.h"
 #include "hwcrypt/cmac.h"
 #include "core/aes_internal.h"
+#include "internal/bytes.h"
 #include "internal/wipe.h"
 
 #define XTS_MAX_UNIT ((size_t)1 << 24)   /* SP 800-38E: at most 2^20 blocks per data unit */
@@ -34,134 +35,146 @@ typedef struct batch {
     uint8_t k1[16], k2[16];
 } batch;
 
-/* One lane: the message it holds, its chain blocks still to run (for CMAC
-   the last one included), where they are, and its chaining value. */
-typedef struct lane {
-    size_t msg, left;
-    const uint8_t *in;
-    uint8_t *out;
-    uint8_t *st;
-    uint8_t last[16];   /* CMAC: the last block, with K1 or K2, once left == 1 */
-    uint8_t mac[16];    /* CMAC: the state */
-} lane;
+/* The lanes: lane j holds message msg[j], whose chain blocks still to run
+   (for CMAC the last one included) are left[j]; io[j] is what the kernel's
+   step reads (chaining value, output, input). CMAC lanes chain in mac[j]
+   and run their last block, with K1 or K2, from last[j]. The busy lanes
+   are always the first ones. */
+typedef struct lanes {
+    hwc_aes_chain io[HWC_AES_MAX_LANES];
+    size_t left[HWC_AES_MAX_LANES];
+    size_t msg[HWC_AES_MAX_LANES];
+    uint8_t last[HWC_AES_MAX_LANES][16];
+    uint8_t mac[HWC_AES_MAX_LANES][16];
+} lanes;
 
-static size_t chain_blocks(const batch *b, size_t i) {
-    if (b->tags) return b->len[i] ? (b->len[i] + 15) / 16 : 1;
+static size_t chain_blocks(const batch *b, size_t i, const int cmac) {
+    if (cmac) return b->len[i] ? (b->len[i] + 15) / 16 : 1;
     return b->len[i] / 16;
 }
 
-/* SP 800-38B 6.2 steps 3-4: M_n ^ K1 when complete, else (M_n || 10*) ^ K2. */
-static void cmac_last_block(const batch *b, lane *l) {
-    const size_t len = b->len[l->msg], done = 16 * (chain_blocks(b, l->msg) - 1), rem = len - done;
-    memset(l->last, 0, 16);
-    if (rem) memcpy(l->last, b->in[l->msg] + done, rem);
+/* SP 800-38B 6.2 steps 3-4: M_n ^ K1 when complete, else (M_n || 10*) ^ K2;
+   lane j runs it next. */
+static void cmac_last_block(const batch *b, lanes *L, size_t j) {
+    const size_t i = L->msg[j], len = b->len[i], rem = len ? len - 16 * ((len - 1) / 16) : 0;
+    uint8_t *last = L->last[j];
+    const uint8_t *sub = b->k2;
     if (rem == 16) {
-        for (int i = 0; i < 16; i++) l->last[i] ^= b->k1[i];
+        memcpy(last, b->in[i] + len - 16, 16);
+        sub = b->k1;
     } else {
-        l->last[rem] = 0x80;
-        for (int i = 0; i < 16; i++) l->last[i] ^= b->k2[i];
+        memset(last, 0, 16);
+        if (rem) hwc_copy_short(last, b->in[i] + len - rem, rem);
+        last[rem] = 0x80;
     }
+    for (int h = 0; h < 16; h += 8) {   /* two 64-bit XORs */
+        uint64_t w, k;
+        memcpy(&w, last + h, 8);
+        memcpy(&k, sub + h, 8);
+        w ^= k;
+        memcpy(last + h, &w, 8);
+    }
+    L->io[j].in = last;
 }
 
-static void lane_start(const batch *b, lane *l, size_t i) {
-    l->msg = i;
-    l->left = chain_blocks(b, i);
-    l->in = b->in[i];
-    if (b->tags) {
-        l->out = NULL;
-        l->st = l->mac;
-        memset(l->mac, 0, 16);
-        if (l->left == 1) cmac_last_block(b, l);
+/* Message i (at least one chain block) into lane j. */
+static void lane_start(const batch *b, lanes *L, size_t j, size_t i, const int cmac) {
+    L->msg[j] = i;
+    L->left[j] = chain_blocks(b, i, cmac);
+    L->io[j].in = b->in[i];
+    if (cmac) {
+        L->io[j].out = NULL;
+        L->io[j].st = L->mac[j];
+        memset(L->mac[j], 0, 16);
+        if (L->left[j] == 1) cmac_last_block(b, L, j);
     } else {
-        l->out = b->out[i];
-        l->st = b->ivs + 16 * i;
+        L->io[j].out = b->out[i];
+        L->io[j].st = b->ivs + 16 * i;
     }
 }
 
-/* Blocks this lane can run in one step: its last CMAC block alone. */
-static size_t lane_run(const batch *b, const lane *l) {
-    return b->tags && l->left > 1 ? l->left - 1 : l->left;
-}
-
-static hwc_aes_chain lane_chain(const batch *b, const lane *l) {
-    hwc_aes_chain c = {l->st, l->out, b->tags && l->left == 1 ? l->last : l->in};
-    return c;
-}
-
-/* Advance by s blocks; returns 1 when the message is done. */
-static int lane_advance(const batch *b, lane *l, size_t s) {
-    l->left -= s;
-    l->in += 16 * s;
-    if (l->out) l->out += 16 * s;
-    if (l->left == 0) {
-        if (b->tags) memcpy(b->tags + 16 * l->msg, l->mac, 16);
-        return 1;
+/* Lane j's message to its end on the single-message path. */
+static void lane_finish(const batch *b, lanes *L, size_t j, const int cmac) {
+    const hwc_aes_chain *c = &L->io[j];
+    if (!cmac) {
+        HWC_AES_MODE(b->impl, cbc_encrypt)(b->k, c->st, c->out, c->in, L->left[j]);
+        return;
     }
-    if (b->tags && l->left == 1) cmac_last_block(b, l);
-    return 0;
+    if (L->left[j] > 1) {
+        HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, L->left[j] - 1);
+        cmac_last_block(b, L, j);
+    }
+    HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, 1);
+    memcpy(b->tags + 16 * L->msg[j], c->st, 16);
 }
 
-/* The rest of a lane's message on the single-message path. */
-static void lane_single(const batch *b, lane *l) {
-    if (b->tags) {
-        if (l->left > 1) HWC_AES_MODE(b->impl, cmac_chain)(b->k, l->mac, l->in, l->left - 1);
-        if (l->left > 1) lane_advance(b, l, l->left - 1);
-        HWC_AES_MODE(b->impl, cmac_chain)(b->k, l->mac, l->last, 1);
-        lane_advance(b, l, 1);
-    } else if (l->left) {
-        HWC_AES_MODE(b->impl, cbc_encrypt)(b->k, l->st, l->out, l->in, l->left);
+/* Lane `from` moves to lane `to` (its pointers into last and mac too). */
+static void lane_move(lanes *L, size_t to, size_t from, const int cmac) {
+    L->io[to] = L->io[from];
+    L->left[to] = L->left[from];
+    L->msg[to] = L->msg[from];
+    if (cmac) {
+        memcpy(L->mac[to], L->mac[from], 16);
+        L->io[to].st = L->mac[to];
+        if (L->io[from].in == L->last[from]) {
+            memcpy(L->last[to], L->last[from], 16);
+            L->io[to].in = L->last[to];
+        }
     }
 }
 
-/* Messages from..n-1 one after another on the single-message path. */
-static void run_single(const batch *b, size_t from) {
-    lane l;
-    for (size_t i = from; i < b->n; i++) {
-        lane_start(b, &l, i);
-        lane_single(b, &l);
+/* A step runs as many blocks as every busy lane has (a CMAC lane's last
+   block alone); a lane whose message ends takes the next message with a
+   block to run; when none is left, the busy lanes after it move down. */
+static inline __attribute__((always_inline)) void run_lanes(const batch *b, lanes *L, const size_t width, const int cmac) {
+    size_t next = 0, busy = 0;
+    for (; next < b->n && busy < width; next++)   /* CBC messages of no block: nothing to do */
+        if (chain_blocks(b, next, cmac)) lane_start(b, L, busy++, next, cmac);
+    while (busy >= 2) {
+        size_t s = SIZE_MAX;
+        for (size_t j = 0; j < busy; j++) {
+            const size_t r = cmac && L->left[j] > 1 ? L->left[j] - 1 : L->left[j];
+            s = r < s ? r : s;
+        }
+        b->impl->chain_step(b->k, L->io, busy, s);
+        size_t kept = 0;
+        for (size_t j = 0; j < busy; j++) {
+            if ((L->left[j] -= s) != 0) {
+                L->io[j].in += 16 * s;
+                if (!cmac) L->io[j].out += 16 * s;
+                else if (L->left[j] == 1) cmac_last_block(b, L, j);
+            } else {
+                if (cmac) memcpy(b->tags + 16 * L->msg[j], L->mac[j], 16);
+                while (next < b->n && !chain_blocks(b, next, cmac)) next++;
+                if (next == b->n) continue;   /* the lane empties */
+                lane_start(b, L, j, next++, cmac);
+            }
+            if (kept < j) lane_move(L, kept, j, cmac);
+            kept++;
+        }
+        busy = kept;
     }
-    if (b->tags) hwc_wipe_inline(&l, sizeof l);   /* CMAC state and last block */
+    /* at most one message left, already in lane 0 */
+    if (busy) lane_finish(b, L, 0, cmac);
+    for (; next < b->n; next++)   /* no lane step: one message after another */
+        if (chain_blocks(b, next, cmac)) {
+            lane_start(b, L, 0, next, cmac);
+            lane_finish(b, L, 0, cmac);
+        }
 }
 
 static void run_batch(const batch *b) {
-    const size_t width = b->impl->chain_step ? b->impl->chain_lanes : 0;
-    if (width < 2 || b->n < 2) {
-        run_single(b, 0);
-        return;
+    /* n = 1 or no lane step: width 0 sends every message to lane_finish */
+    const size_t width = b->impl->chain_step && b->n >= 2 ? b->impl->chain_lanes : 0;
+    lanes L;
+    if (b->tags) {
+        run_lanes(b, &L, width, 1);
+        const size_t used = width < b->n ? (width ? width : 1) : b->n;   /* lanes that held a message */
+        hwc_wipe_inline(L.last, used * sizeof L.last[0]);   /* CMAC states and last blocks */
+        hwc_wipe_inline(L.mac, used * sizeof L.mac[0]);
+    } else {
+        run_lanes(b, &L, width, 0);
     }
-    lane lanes[HWC_AES_MAX_LANES];
-    int busy[HWC_AES_MAX_LANES] = {0};
-    hwc_aes_chain io[HWC_AES_MAX_LANES];
-    size_t next = 0;
-    const size_t used = b->n < width ? b->n : width;   /* lanes that ever hold a message */
-    for (;;) {
-        size_t live = 0, s = SIZE_MAX;
-        for (size_t j = 0; j < used; j++) {
-            while (!busy[j] && next < b->n) {   /* CBC messages of no block: nothing to do */
-                if (chain_blocks(b, next)) {
-                    lane_start(b, &lanes[j], next);
-                    busy[j] = 1;
-                }
-                next++;
-            }
-            if (!busy[j]) continue;
-            io[live++] = lane_chain(b, &lanes[j]);
-            if (lane_run(b, &lanes[j]) < s) s = lane_run(b, &lanes[j]);
-        }
-        if (live < 2) break;
-        /* unused lanes repeat lanes 0 and 1, each at lanes of its own
-           parity: zmm stores odd lanes by masked stores, and plain and
-           masked stores to the same bytes made short steps up to 9x slower
-           on Zen 4; repeats of more lanes cost the L1 more (docs/aes-batch.md) */
-        for (size_t j = live; j < width; j++) io[j] = io[j % 2];
-        b->impl->chain_step(b->k, io, s);
-        for (size_t j = 0; j < used; j++)
-            if (busy[j] && lane_advance(b, &lanes[j], s)) busy[j] = 0;
-    }
-    /* at most one message left, already in its lane */
-    for (size_t j = 0; j < used; j++)
-        if (busy[j]) lane_single(b, &lanes[j]);
-    if (b->tags) hwc_wipe_inline(lanes, used * sizeof lanes[0]);
 }
 
 /* ---- public functions ---------------------------------------------------- */

@@ -24,6 +24,15 @@ typedef struct hwc_aes_chain {
 } hwc_aes_chain;
 #define HWC_AES_MAX_LANES 32
 
+/* A lane step's view of its first w lanes when only `busy` of them hold
+   messages (chain_step below): lane j >= busy repeats lane j % 2. On zmm
+   the odd lanes of a vector are stored by masked stores: a repeat keeps
+   its original's parity, so plain and masked stores never meet on the
+   same bytes (up to 9x slower steps on Zen 4, docs/aes-batch.md). */
+static inline void hwc_aes_lane_fill(const hwc_aes_chain **dst, const hwc_aes_chain *lane, size_t busy, size_t w) {
+    for (size_t j = 0; j < w; j++) dst[j] = &lane[j < busy ? j : j % 2];
+}
+
 /* Stack hygiene. No key material may stay on the stack after a public call
    returns. A kernel whose slots of a group keep round keys, subkeys, hash
    keys, pad states and XTS tweaks in registers and in the structures they
@@ -65,19 +74,21 @@ typedef struct hwc_aes_impl {
     /* CBC-MAC chain: for each block, state = E(state ^ block). */
     void (*cmac_chain)(const hwc_aes_key *k, uint8_t state[16], const uint8_t *in, size_t blocks);
 
-    /* Lanes: chain_lanes chains (CBC encryption or CBC-MAC of different
-       messages) advanced together by one call of chain_step, each by the
-       same blocks >= 1: for each block, st = E(st ^ in block), and with out
-       set the block's output is st (SP 800-38A 6.2; SP 800-38B 6.2 step 5).
+    /* Lanes: busy chains (2 <= busy <= chain_lanes; CBC encryption or
+       CBC-MAC of different messages, no two sharing a chaining value)
+       advanced together by one call of chain_step, each by the same
+       blocks >= 1: for each block, st = E(st ^ in block), and with out set
+       the block's output is st (SP 800-38A 6.2; SP 800-38B 6.2 step 5).
        Every lane has out or none does. A lane's input blocks are all read
        before the outputs of the same block index are written, so out == in
-       is allowed, and a lane may be repeated in lane[] (identical entries
-       compute and write identical bytes): core/ fills unused lanes that way,
-       lane j >= the busy ones repeating lane j % 2.
-       The kernel knows nothing of message lengths, padding or subkeys:
-       core/batch_aes.c schedules the lanes. NULL (chain_lanes 0): core/ runs
-       the messages one after another through cbc_encrypt / cmac_chain. */
-    void (*chain_step)(const hwc_aes_key *k, const struct hwc_aes_chain *lane, size_t blocks);
+       is allowed. lane[busy..chain_lanes) is not read: a kernel that runs
+       more lanes than busy fills them with repeats (hwc_aes_lane_fill), lane
+       j repeating lane j % 2 (identical lanes compute and write identical
+       bytes). The kernel knows nothing of message lengths, padding or
+       subkeys: core/batch_aes.c schedules the lanes. NULL (chain_lanes 0):
+       core/ runs the messages one after another through cbc_encrypt /
+       cmac_chain. */
+    void (*chain_step)(const hwc_aes_key *k, const struct hwc_aes_chain *lane, size_t busy, size_t blocks);
     unsigned chain_lanes;
     /* XTS over `units` consecutive data units of unit_blocks whole blocks
        each (IEEE 1619 5.3.1/5.4.1): unit u uses the encrypted tweak

@@ -612,28 +612,36 @@ static void neon_gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, ui
 /* CBC encryption / CBC-MAC of w messages side by side, one block of every
    lane per pass: w independent AESE chains as in ECB. Every lane's block is
    read before any output of that block index is written. */
-HWC_INLINE void chain_lanes_nr(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks,
+HWC_INLINE void chain_lanes_nr(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t busy, size_t blocks,
                                const int nr, const int w, const int store) {
     uint8x16_t rk[15], x[15];   /* EACH indexes up to 14 in dead branches */
+    const hwc_aes_chain *l[15];
+    hwc_aes_lane_fill(l, lane, busy, (size_t)w);
     load_keys(rk, k->sched, nr);
-    EACH(j, w, x[j] = vld1q_u8(lane[j].st));
+    EACH(j, w, x[j] = vld1q_u8(l[j]->st));
     for (size_t i = 0; i < blocks; i++) {
-        EACH(j, w, x[j] = veorq_u8(x[j], vld1q_u8(lane[j].in + 16 * i)));
+        EACH(j, w, x[j] = veorq_u8(x[j], vld1q_u8(l[j]->in + 16 * i)));
         enc_w(x, w, rk, nr);
         EACH(j, w, x[j] = veorq_u8(x[j], rk[nr]));
-        if (store) EACH(j, w, vst1q_u8(lane[j].out + 16 * i, x[j]));
+        if (store) EACH(j, w, vst1q_u8(l[j]->out + 16 * i, x[j]));
     }
-    EACH(j, w, vst1q_u8(lane[j].st, x[j]));
+    EACH(j, w, vst1q_u8(l[j]->st, x[j]));
 }
 
-static void neon_chain_step8(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
-#define CALL(nr) chain_lanes_nr(k, lane, blocks, nr, 8, lane[0].out != NULL)
+static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t busy, size_t blocks) {
+#define CALL(nr) chain_lanes_nr(k, lane, busy, blocks, nr, 4, lane[0].out != NULL)
     BY_ROUNDS(k, CALL)
 #undef CALL
 }
 
-static void neon_chain_step4(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
-#define CALL(nr) chain_lanes_nr(k, lane, blocks, nr, 4, lane[0].out != NULL)
+/* Four busy lanes or fewer: the 4-lane step (the same latency per block,
+   half the AES work). */
+static void neon_chain_step8(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t busy, size_t blocks) {
+    if (busy <= 4) {
+        neon_chain_step4(k, lane, busy, blocks);
+        return;
+    }
+#define CALL(nr) chain_lanes_nr(k, lane, busy, blocks, nr, 8, lane[0].out != NULL)
     BY_ROUNDS(k, CALL)
 #undef CALL
 }

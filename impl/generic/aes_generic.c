@@ -552,16 +552,18 @@ static void gen_cmac_chain(const hwc_aes_key *k, uint8_t state[16], const uint8_
    different messages are the 8 blocks of one bitsliced batch, so 8 chains
    cost what one does. Every lane's block is read before any output of the
    same block index is written. */
-static void gen_chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
+static void gen_chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t busy, size_t blocks) {
+    const hwc_aes_chain *l[BATCH];
+    hwc_aes_lane_fill(l, lane, busy, BATCH);
     uint8_t x[BATCH_BYTES];
-    for (int j = 0; j < BATCH; j++) memcpy(x + 16 * j, lane[j].st, 16);
+    for (int j = 0; j < BATCH; j++) memcpy(x + 16 * j, l[j]->st, 16);
     for (size_t i = 0; i < blocks; i++) {
-        for (int j = 0; j < BATCH; j++) xor16(x + 16 * j, x + 16 * j, lane[j].in + 16 * i);
+        for (int j = 0; j < BATCH; j++) xor16(x + 16 * j, x + 16 * j, l[j]->in + 16 * i);
         crypt_n(k, 0, x, x, BATCH);
         if (lane[0].out)
-            for (int j = 0; j < BATCH; j++) memcpy(lane[j].out + 16 * i, x + 16 * j, 16);
+            for (int j = 0; j < BATCH; j++) memcpy(l[j]->out + 16 * i, x + 16 * j, 16);
     }
-    for (int j = 0; j < BATCH; j++) memcpy(lane[j].st, x + 16 * j, 16);
+    for (int j = 0; j < BATCH; j++) memcpy(l[j]->st, x + 16 * j, 16);
     hwc_wipe_inline(x, sizeof x);
 }
 

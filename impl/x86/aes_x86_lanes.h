@@ -189,15 +189,6 @@ HWC_X86_INLINE void chain_staggered(hwc_v *x, hwc_keys *K, const uint8_t *const 
                             nr);
 }
 
-/* 1 when two lanes share a chaining value (the scheduler's repeats of a
-   busy lane): staggered, the repeat would read outputs of its original. */
-HWC_X86_INLINE int lanes_repeat(uint8_t *const *st) {
-    for (int j = 1; j < HWC_NB * HWC_L; j++)
-        for (int i = 0; i < j; i++)
-            if (st[i] == st[j]) return 1;
-    return 0;
-}
-
 /* 1 when more than `limit` of the first n lanes' blocks at p[j] + off fall
    into one L1 set (64-byte lines, 64 sets) for the same off: only then is
    staging worth its copies (thresholds: docs/aes-batch.md). Addresses
@@ -215,12 +206,21 @@ HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
     return lanes_collide_n(p, HWC_NB * HWC_L, limit);
 }
 
-/* The lanes before core/'s repeats: past the busy lanes, lane j repeats
-   lane j % 2 (internal/kernel.h); distinct messages never share a state. */
-HWC_X86_INLINE int lanes_busy(const hwc_aes_chain *lane) {
-    int n = HWC_NB * HWC_L;
-    while (n > 2 && lane[n - 1].st == lane[(n - 1) % 2].st) n--;
-    return n;
+/* The pointers of the first w lanes of a step with `busy` busy lanes,
+   repeats past those as hwc_aes_lane_fill (internal/kernel.h) makes them. */
+HWC_X86_INLINE void lanes_load(const hwc_aes_chain *lane, size_t busy, const int w, const uint8_t **in,
+                               uint8_t **out, uint8_t **st) {
+    const int b = (size_t)w < busy ? w : (int)busy;
+    for (int j = 0; j < b; j++) {
+        in[j] = lane[j].in;
+        out[j] = lane[j].out;
+        st[j] = lane[j].st;
+    }
+    for (int j = b; j < w; j++) {
+        in[j] = in[j % 2];
+        out[j] = out[j % 2];
+        st[j] = st[j % 2];
+    }
 }
 
 /* A step whose busy lanes fit nb vectors (nb < HWC_NB, a constant): those
@@ -244,29 +244,25 @@ enum { STAGGER_MIN_BLOCKS = 64 };
 _Static_assert(STAGGER_MIN_BLOCKS >= (HWC_NB - 1) * STAGGER, "a staggered step runs every vector");
 _Static_assert(STAGGER_WIDE_MIN_BLOCKS >= (HWC_NB - 1) * 2 * STAGGER, "a staggered step runs every vector");
 
-HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks,
+HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t busy, size_t blocks,
                                  const unsigned nr, const int store, const int out_limit) {
     enum { W = HWC_NB * HWC_L };
     const uint8_t *in[W], *sin[2][W];
     uint8_t *out[W], *st[W], *sout[2][W];
     _Alignas(64) uint8_t stage_in[2][W * 64], stage_out[2][W * 64];
-    HWC_UNROLL for (int j = 0; j < W; j++) {
-        in[j] = lane[j].in;
-        out[j] = lane[j].out;
-        st[j] = lane[j].st;
-    }
     hwc_keys K;
     load_keys(&K, k->sched, nr);
     /* few busy lanes: up to 2 vectors always; up to 4 when their lines
        need no staging (docs/aes-batch.md, "Repeated lanes") */
-    const int busy = lanes_busy(lane);
     if (busy <= 2 * HWC_L) {
+        lanes_load(lane, busy, 2 * HWC_L, in, out, st);
         if (busy <= HWC_L) chain_step_few(in, out, st, &K, blocks, nr, store, 1);
         else chain_step_few(in, out, st, &K, blocks, nr, store, 2);
         return;
     }
-    if (busy <= 4 * HWC_L && !lanes_collide_n(in, busy, 4) &&
-        !(store && lanes_collide_n((const uint8_t *const *)out, busy, out_limit))) {
+    lanes_load(lane, busy, W, in, out, st);
+    if (busy <= 4 * HWC_L && !lanes_collide_n(in, (int)busy, 4) &&
+        !(store && lanes_collide_n((const uint8_t *const *)out, (int)busy, out_limit))) {
         chain_step_few(in, out, st, &K, blocks, nr, store, 4);
         return;
     }
@@ -283,8 +279,9 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     if (!store) wide_keys(&K, wide, nr);
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
-    if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && lanes_collide((const uint8_t *const *)out, out_limit) &&
-        !lanes_repeat(st)) {
+    /* a repeated lane staggered would read outputs of its original */
+    if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && busy == W &&
+        lanes_collide((const uint8_t *const *)out, out_limit)) {
         /* the skew a constant in each copy (its multiples fold into the addresses) */
         if (out_limit < 8 && blocks >= STAGGER_WIDE_MIN_BLOCKS)
             chain_staggered(x, &K, in, out, blocks, 2 * STAGGER, nr);
@@ -320,19 +317,19 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
    (more: staged or staggered). 8 in 12 ways (docs/aes-batch.md); 4 in 8
    ways, where 8 output lines fill a set (zmm: HWC_T_L1D_8WAY picks the
    table hwc_aes_avx512_l1d8). */
-static __attribute__((noinline)) void chain_step_limit(const hwc_aes_key *k, const hwc_aes_chain *lane,
+static __attribute__((noinline)) void chain_step_limit(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t busy,
                                                        size_t blocks, const int out_limit) {
-    if (lane[0].out) HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 1, out_limit));
-    else HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, blocks, nr, 0, out_limit));
+    if (lane[0].out) HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, busy, blocks, nr, 1, out_limit));
+    else HWC_BY_ROUNDS(k->rounds, nr, chain_step_n(k, lane, busy, blocks, nr, 0, out_limit));
 }
 
-static void chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
-    chain_step_limit(k, lane, blocks, 8);
+static void chain_step(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t busy, size_t blocks) {
+    chain_step_limit(k, lane, busy, blocks, 8);
 }
 
 #if HWC_W == 512
-static void chain_step_l1d8(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t blocks) {
-    chain_step_limit(k, lane, blocks, 4);
+static void chain_step_l1d8(const hwc_aes_key *k, const hwc_aes_chain *lane, size_t busy, size_t blocks) {
+    chain_step_limit(k, lane, busy, blocks, 4);
 }
 #endif
 

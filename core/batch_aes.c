@@ -20,6 +20,8 @@
 
 #define XTS_MAX_UNIT ((size_t)1 << 24)   /* SP 800-38E: at most 2^20 blocks per data unit */
 #define XTS_TWEAK_BATCH 64               /* tweaks encrypted per ECB call */
+#define FEW_SHORT_MAX_N 3                /* few_short: measured on Zen 4 (docs/aes-batch.md) */
+#define FEW_SHORT_MAX_BYTES 64
 
 /* ---- the lane scheduler -------------------------------------------------- */
 /* One batch: CBC encryption (out != NULL) or CMAC (tags != NULL). */
@@ -163,9 +165,23 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
         }
 }
 
+/* 1 when CBC messages are few and short enough that single-message calls
+   one after another beat one lane step: their chains overlap in the
+   core's out-of-order window, where a step of 2-3 lanes waits for one
+   chain and costs 300-400 instructions. Not CMAC: two kernel calls per
+   message there (its last block apart) measured slower than the step
+   (docs/aes-batch.md). */
+static int few_short(const batch *b) {
+    if (b->tags || b->n > FEW_SHORT_MAX_N) return 0;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->len[i] > FEW_SHORT_MAX_BYTES) return 0;
+    return 1;
+}
+
 static void run_batch(const batch *b) {
-    /* n = 1 or no lane step: width 0 sends every message to lane_finish */
-    const size_t width = b->impl->chain_step && b->n >= 2 ? b->impl->chain_lanes : 0;
+    /* no lane step, or few short messages: width 0 sends every message to
+       lane_finish */
+    const size_t width = b->impl->chain_step && !few_short(b) ? b->impl->chain_lanes : 0;
     lanes L;
     if (b->tags) {
         run_lanes(b, &L, width, 1);
@@ -185,6 +201,7 @@ int hwc_cmac_many(const uint8_t *key, size_t key_len, size_t n, const uint8_t *c
         if (len[i] && !msg[i]) return HWC_ERR_NULL_POINTER;
     if (key_len != 16 && key_len != 24 && key_len != 32) return HWC_ERR_KEY_LENGTH;
     if (n == 0) return HWC_OK;
+    if (n == 1) return hwc_cmac(key, key_len, msg[0], len[0], tags);   /* arguments checked above */
     hwc_aes_key k;
     int rc = hwc_aes_setkey(&k, key, key_len);
     if (rc != HWC_OK) return rc;
@@ -213,8 +230,12 @@ int hwc_aes_cbc_encrypt_many(const hwc_aes_key *k, size_t n, uint8_t *ivs, uint8
     const hwc_aes_impl *impl = hwc_aes_key_impl(k);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
     if (n == 0) return HWC_OK;
-    batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}};
-    run_batch(&b);
+    if (n == 1) {   /* the single call's work without the scheduler's */
+        if (len[0]) HWC_AES_MODE(impl, cbc_encrypt)(k, ivs, out[0], in[0], len[0] / 16);
+    } else {
+        batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}};
+        run_batch(&b);
+    }
     HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES | HWC_CLEAN_LANES, HWC_SCRUB_LANES);
     return HWC_OK;
 }

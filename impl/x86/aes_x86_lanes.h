@@ -206,6 +206,23 @@ HWC_X86_INLINE int lanes_collide(const uint8_t *const *p, const int limit) {
     return lanes_collide_n(p, HWC_NB * HWC_L, limit);
 }
 
+/* 1 when a CBC step should stagger its vectors (below). ymm / zmm: more
+   than out_limit output lines per L1 set. xmm (8 lanes, never staged):
+   more than 8 input and output lines per set, i.e. out of place with the
+   lanes in one set; in place the 8 lines fit and the stagger's ramps would
+   cost 9% (docs/aes-batch.md). Addresses only. */
+HWC_X86_INLINE int stagger_outputs(const uint8_t *const *in, uint8_t *const *out, const int out_limit) {
+    if (HWC_L > 1) return lanes_collide((const uint8_t *const *)out, out_limit);
+    uint8_t per_set[64] = {0};
+    int worst = 0;
+    for (int j = 0; j < HWC_NB; j++) {
+        int c = ++per_set[((uintptr_t)in[j] >> 6) & 63];
+        if ((uintptr_t)out[j] >> 6 != (uintptr_t)in[j] >> 6) c = ++per_set[((uintptr_t)out[j] >> 6) & 63];
+        worst = c > worst ? c : worst;
+    }
+    return worst > 8;
+}
+
 /* The pointers of the first w lanes of a step with `busy` busy lanes,
    repeats past those as hwc_aes_lane_fill (internal/kernel.h) makes them. */
 HWC_X86_INLINE void lanes_load(const hwc_aes_chain *lane, size_t busy, const int w, const uint8_t **in,
@@ -280,8 +297,7 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
     /* a repeated lane staggered would read outputs of its original */
-    if (HWC_L == 4 && store && blocks >= STAGGER_MIN_BLOCKS && busy == W &&
-        lanes_collide((const uint8_t *const *)out, out_limit)) {
+    if (store && blocks >= STAGGER_MIN_BLOCKS && busy == W && stagger_outputs(in, out, out_limit)) {
         /* the skew a constant in each copy (its multiples fold into the addresses) */
         if (out_limit < 8 && blocks >= STAGGER_WIDE_MIN_BLOCKS)
             chain_staggered(x, &K, in, out, blocks, 2 * STAGGER, nr);

@@ -6,9 +6,10 @@
  * internal/kernel.h) advances up to chain_lanes chains of different
  * messages by the same number of blocks; this file schedules them: each
  * lane holds one message, a step runs as many blocks as every busy lane
- * still has (one when a CMAC lane is at its last block, which is prepared
- * here with K1 or K2), a lane whose message ends takes the next message at
- * once, the busy lanes are always the first ones, and when one message is
+ * can read in a row (CMAC: a short message whole, from a copy whose last
+ * block is prepared here with K1 or K2; a longer one up to its last block,
+ * then that block alone), a lane whose message ends takes the next message
+ * at once, the busy lanes are always the first ones, and when one message is
  * left it finishes on the single-message path. Every argument of every
  * message is checked before anything is written. */
 #include <string.h>
@@ -22,6 +23,10 @@
 #define XTS_TWEAK_BATCH 64               /* tweaks encrypted per ECB call */
 #define FEW_SHORT_MAX_N 3                /* few_short: measured on Zen 4 (docs/aes-batch.md) */
 #define FEW_SHORT_MAX_BYTES 64
+#ifndef CMAC_WHOLE_MAX
+#define CMAC_WHOLE_MAX 64                /* CMAC messages run whole from a lane buffer (docs/aes-batch.md) */
+#endif
+_Static_assert((CMAC_WHOLE_MAX & (CMAC_WHOLE_MAX - 1)) == 0 && CMAC_WHOLE_MAX >= 16, "a power of two");
 
 /* ---- the lane scheduler -------------------------------------------------- */
 /* One batch: CBC encryption (out != NULL) or CMAC (tags != NULL). */
@@ -37,17 +42,23 @@ typedef struct batch {
     uint8_t k1[16], k2[16];
 } batch;
 
-/* The lanes: lane j holds message msg[j], whose chain blocks still to run
-   (for CMAC the last one included) are left[j]; io[j] is what the kernel's
-   step reads (chaining value, output, input). CMAC lanes chain in mac[j]
-   and run their last block, with K1 or K2, from last[j]. The busy lanes
-   are always the first ones. */
+/* The lanes: lane j holds message msg[j], which has left[j] blocks to run
+   from io[j].in and, for CMAC, its last block still to prepare when
+   tail[j]; io[j] is what the kernel's step reads (chaining value, output,
+   input). CMAC lanes chain in mac[j]. A CMAC message of one block runs it
+   from last[j], prepared with K1 or K2; one of 17 to CMAC_WHOLE_MAX bytes
+   is copied to whole[j] with its last block prepared, so that one step
+   runs it whole; a longer one runs up to its last block from the caller's
+   buffer, then that block from last[j]. The busy lanes are always the
+   first ones. */
 typedef struct lanes {
     hwc_aes_chain io[HWC_AES_MAX_LANES];
     size_t left[HWC_AES_MAX_LANES];
     size_t msg[HWC_AES_MAX_LANES];
+    uint8_t tail[HWC_AES_MAX_LANES];
     uint8_t last[HWC_AES_MAX_LANES][16];
     uint8_t mac[HWC_AES_MAX_LANES][16];
+    uint8_t whole[HWC_AES_MAX_LANES][CMAC_WHOLE_MAX];
 } lanes;
 
 static size_t chain_blocks(const batch *b, size_t i, const int cmac) {
@@ -55,40 +66,56 @@ static size_t chain_blocks(const batch *b, size_t i, const int cmac) {
     return b->len[i] / 16;
 }
 
-/* SP 800-38B 6.2 steps 3-4: M_n ^ K1 when complete, else (M_n || 10*) ^ K2;
-   lane j runs it next. */
-static void cmac_last_block(const batch *b, lanes *L, size_t j) {
-    const size_t i = L->msg[j], len = b->len[i], rem = len ? len - 16 * ((len - 1) / 16) : 0;
-    uint8_t *last = L->last[j];
-    const uint8_t *sub = b->k2;
-    if (rem == 16) {
-        memcpy(last, b->in[i] + len - 16, 16);
-        sub = b->k1;
-    } else {
-        memset(last, 0, 16);
-        if (rem) hwc_copy_short(last, b->in[i] + len - rem, rem);
-        last[rem] = 0x80;
+/* SP 800-38B 6.2 steps 3-4 for message i into d: M_n ^ K1 when complete,
+   else (M_n || 10*) ^ K2. */
+static void cmac_last_block(const batch *b, size_t i, uint8_t d[16]) {
+    const size_t len = b->len[i], rem = len ? len - 16 * ((len - 1) / 16) : 0;
+    uint8_t pad[16];
+    const uint8_t *m = b->in[i] + len - 16, *sub = b->k1;
+    if (rem != 16) {
+        memset(pad, 0, 16);
+        if (rem) hwc_copy_short(pad, b->in[i] + len - rem, rem);
+        pad[rem] = 0x80;
+        m = pad;
+        sub = b->k2;
     }
     for (int h = 0; h < 16; h += 8) {   /* two 64-bit XORs */
         uint64_t w, k;
-        memcpy(&w, last + h, 8);
+        memcpy(&w, m + h, 8);
         memcpy(&k, sub + h, 8);
         w ^= k;
-        memcpy(last + h, &w, 8);
+        memcpy(d + h, &w, 8);
     }
-    L->io[j].in = last;
 }
 
-/* Message i (at least one chain block) into lane j. */
-static void lane_start(const batch *b, lanes *L, size_t j, size_t i, const int cmac) {
+/* Message i (at least one chain block) into lane j. Inline: as a call it
+   cost 64 x 80-byte CMAC batches 8% (docs/aes-batch.md). */
+static inline __attribute__((always_inline)) void lane_start(const batch *b, lanes *L, size_t j, size_t i,
+                                                             const int cmac) {
+    const size_t blocks = chain_blocks(b, i, cmac);
     L->msg[j] = i;
-    L->left[j] = chain_blocks(b, i, cmac);
+    L->left[j] = blocks;
     L->io[j].in = b->in[i];
     if (cmac) {
         L->io[j].out = NULL;
         L->io[j].st = L->mac[j];
         memset(L->mac[j], 0, 16);
-        if (L->left[j] == 1) cmac_last_block(b, L, j);
+        if (blocks == 1) {
+            cmac_last_block(b, i, L->last[j]);
+            L->io[j].in = L->last[j];
+        } else if (b->len[i] <= CMAC_WHOLE_MAX) {   /* whole, from whole[j] */
+            const size_t body = 16 * (blocks - 1);   /* in pieces of constant length */
+            for (size_t piece = CMAC_WHOLE_MAX / 2, o = 0; piece >= 16; piece /= 2)
+                if (body & piece) {
+                    memcpy(L->whole[j] + o, b->in[i] + o, piece);
+                    o += piece;
+                }
+            cmac_last_block(b, i, L->whole[j] + body);
+            L->io[j].in = L->whole[j];
+        } else {
+            L->left[j] = blocks - 1;
+        }
+        L->tail[j] = L->left[j] < blocks;
     } else {
         L->io[j].out = b->out[i];
         L->io[j].st = b->ivs + 16 * i;
@@ -102,49 +129,58 @@ static void lane_finish(const batch *b, lanes *L, size_t j, const int cmac) {
         HWC_AES_MODE(b->impl, cbc_encrypt)(b->k, c->st, c->out, c->in, L->left[j]);
         return;
     }
-    if (L->left[j] > 1) {
-        HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, L->left[j] - 1);
-        cmac_last_block(b, L, j);
+    if (L->tail[j]) {   /* the last block not prepared yet */
+        HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, L->left[j]);
+        cmac_last_block(b, L->msg[j], L->last[j]);
+        HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, L->last[j], 1);
+    } else {
+        HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, L->left[j]);
     }
-    HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, 1);
     memcpy(b->tags + 16 * L->msg[j], c->st, 16);
 }
 
-/* Lane `from` moves to lane `to` (its pointers into last and mac too). */
+/* Lane `from` moves to lane `to` (its pointers into last, whole and mac
+   too). */
 static void lane_move(lanes *L, size_t to, size_t from, const int cmac) {
     L->io[to] = L->io[from];
     L->left[to] = L->left[from];
+    L->tail[to] = L->tail[from];
     L->msg[to] = L->msg[from];
     if (cmac) {
         memcpy(L->mac[to], L->mac[from], 16);
         L->io[to].st = L->mac[to];
+        const size_t off = (uintptr_t)L->io[from].in - (uintptr_t)L->whole[from];
         if (L->io[from].in == L->last[from]) {
             memcpy(L->last[to], L->last[from], 16);
             L->io[to].in = L->last[to];
+        } else if (off < sizeof L->whole[0]) {
+            memcpy(L->whole[to], L->whole[from], sizeof L->whole[0]);
+            L->io[to].in = L->whole[to] + off;
         }
     }
 }
 
-/* A step runs as many blocks as every busy lane has (a CMAC lane's last
-   block alone); a lane whose message ends takes the next message with a
-   block to run; when none is left, the busy lanes after it move down. */
+/* A step runs as many blocks as every busy lane has left in a row; a lane
+   whose message ends takes the next message with a block to run; when none
+   is left, the busy lanes after it move down. */
 static inline __attribute__((always_inline)) void run_lanes(const batch *b, lanes *L, const size_t width, const int cmac) {
     size_t next = 0, busy = 0;
     for (; next < b->n && busy < width; next++)   /* CBC messages of no block: nothing to do */
         if (chain_blocks(b, next, cmac)) lane_start(b, L, busy++, next, cmac);
     while (busy >= 2) {
         size_t s = SIZE_MAX;
-        for (size_t j = 0; j < busy; j++) {
-            const size_t r = cmac && L->left[j] > 1 ? L->left[j] - 1 : L->left[j];
-            s = r < s ? r : s;
-        }
+        for (size_t j = 0; j < busy; j++) s = L->left[j] < s ? L->left[j] : s;
         b->impl->chain_step(b->k, L->io, busy, s);
         size_t kept = 0;
         for (size_t j = 0; j < busy; j++) {
             if ((L->left[j] -= s) != 0) {
                 L->io[j].in += 16 * s;
                 if (!cmac) L->io[j].out += 16 * s;
-                else if (L->left[j] == 1) cmac_last_block(b, L, j);
+            } else if (cmac && L->tail[j]) {   /* the last block, from last[j] */
+                cmac_last_block(b, L->msg[j], L->last[j]);
+                L->io[j].in = L->last[j];
+                L->left[j] = 1;
+                L->tail[j] = 0;
             } else {
                 if (cmac) memcpy(b->tags + 16 * L->msg[j], L->mac[j], 16);
                 while (next < b->n && !chain_blocks(b, next, cmac)) next++;
@@ -168,9 +204,9 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
 /* 1 when CBC messages are few and short enough that single-message calls
    one after another beat one lane step: their chains overlap in the
    core's out-of-order window, where a step of 2-3 lanes waits for one
-   chain and costs 300-400 instructions. Not CMAC: two kernel calls per
-   message there (its last block apart) measured slower than the step
-   (docs/aes-batch.md). */
+   chain and costs 300-400 instructions. Not CMAC: there the key schedule's
+   subkeys and the copies of lane_start come first, and one after another
+   measured slower than the step (docs/aes-batch.md). */
 static int few_short(const batch *b) {
     if (b->tags || b->n > FEW_SHORT_MAX_N) return 0;
     for (size_t i = 0; i < b->n; i++)
@@ -187,6 +223,7 @@ static void run_batch(const batch *b) {
         run_lanes(b, &L, width, 1);
         const size_t used = width < b->n ? (width ? width : 1) : b->n;   /* lanes that held a message */
         hwc_wipe_inline(L.last, used * sizeof L.last[0]);   /* CMAC states and last blocks */
+        hwc_wipe_inline(L.whole, used * sizeof L.whole[0]);
         hwc_wipe_inline(L.mac, used * sizeof L.mac[0]);
     } else {
         run_lanes(b, &L, width, 0);

@@ -71,13 +71,14 @@ static size_t chain_blocks(const batch *b, size_t i, const int cmac) {
 static void cmac_last_block(const batch *b, size_t i, uint8_t d[16]) {
     const size_t len = b->len[i], rem = len ? len - 16 * ((len - 1) / 16) : 0;
     uint8_t pad[16];
-    const uint8_t *m = b->in[i] + len - 16, *sub = b->k1;
-    if (rem != 16) {
+    const uint8_t *m = pad, *sub = b->k2;
+    if (rem == 16) {
+        m = b->in[i] + len - 16;
+        sub = b->k1;
+    } else {
         memset(pad, 0, 16);
         if (rem) hwc_copy_short(pad, b->in[i] + len - rem, rem);
         pad[rem] = 0x80;
-        m = pad;
-        sub = b->k2;
     }
     for (int h = 0; h < 16; h += 8) {   /* two 64-bit XORs */
         uint64_t w, k;

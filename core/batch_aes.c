@@ -23,9 +23,7 @@
 #define XTS_TWEAK_BATCH 64               /* tweaks encrypted per ECB call */
 #define FEW_SHORT_MAX_N 3                /* few_short: measured on Zen 4 (docs/aes-batch.md) */
 #define FEW_SHORT_MAX_BYTES 64
-#ifndef CMAC_WHOLE_MAX
 #define CMAC_WHOLE_MAX 64                /* CMAC messages run whole from a lane buffer (docs/aes-batch.md) */
-#endif
 _Static_assert((CMAC_WHOLE_MAX & (CMAC_WHOLE_MAX - 1)) == 0 && CMAC_WHOLE_MAX >= 16, "a power of two");
 
 /* ---- the lane scheduler -------------------------------------------------- */
@@ -101,6 +99,7 @@ static inline __attribute__((always_inline)) void lane_start(const batch *b, lan
         L->io[j].out = NULL;
         L->io[j].st = L->mac[j];
         memset(L->mac[j], 0, 16);
+        L->tail[j] = 0;
         if (blocks == 1) {
             cmac_last_block(b, i, L->last[j]);
             L->io[j].in = L->last[j];
@@ -115,8 +114,8 @@ static inline __attribute__((always_inline)) void lane_start(const batch *b, lan
             L->io[j].in = L->whole[j];
         } else {
             L->left[j] = blocks - 1;
+            L->tail[j] = 1;
         }
-        L->tail[j] = L->left[j] < blocks;
     } else {
         L->io[j].out = b->out[i];
         L->io[j].st = b->ivs + 16 * i;
@@ -130,12 +129,10 @@ static void lane_finish(const batch *b, lanes *L, size_t j, const int cmac) {
         HWC_AES_MODE(b->impl, cbc_encrypt)(b->k, c->st, c->out, c->in, L->left[j]);
         return;
     }
+    HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, L->left[j]);
     if (L->tail[j]) {   /* the last block not prepared yet */
-        HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, L->left[j]);
         cmac_last_block(b, L->msg[j], L->last[j]);
         HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, L->last[j], 1);
-    } else {
-        HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, L->left[j]);
     }
     memcpy(b->tags + 16 * L->msg[j], c->st, 16);
 }

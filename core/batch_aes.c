@@ -7,10 +7,12 @@
  * messages by the same number of blocks; this file schedules them: each
  * lane holds one message, a step runs as many blocks as every busy lane
  * can read in a row (CMAC: a short message whole, from a copy whose last
- * block is prepared here with K1 or K2; a longer one up to its last block,
- * then that block alone), a lane whose message ends takes the next message
- * at once, the busy lanes are always the first ones, and when one message is
- * left it finishes on the single-message path. Every argument of every
+ * block is prepared here with K1 or K2; a longer one up to its last block),
+ * a lane whose message ends takes the next message at once, the busy lanes
+ * are always the first ones, and when one message is left it finishes on
+ * the single-message path. The CMAC last blocks of longer messages, and
+ * messages of one block, are independent blocks: they wait in a buffer and
+ * go through the kernel's ECB, many per call. Every argument of every
  * message is checked before anything is written. */
 #include <string.h>
 #include "hwcrypt/batch.h"
@@ -24,9 +26,18 @@
 #define FEW_SHORT_MAX_N 3                /* few_short: measured on Zen 4 (docs/aes-batch.md) */
 #define FEW_SHORT_MAX_BYTES 64
 #define CMAC_WHOLE_MAX 64                /* CMAC messages run whole from a lane buffer (docs/aes-batch.md) */
+#define CMAC_FINALS 32                   /* CMAC last blocks per ECB call */
 _Static_assert((CMAC_WHOLE_MAX & (CMAC_WHOLE_MAX - 1)) == 0 && CMAC_WHOLE_MAX >= 16, "a power of two");
 
 /* ---- the lane scheduler -------------------------------------------------- */
+/* The finals' message numbers and count (the blocks: lanes, below), in the
+   caller's frame: the lanes keep the size they had before the finals, the
+   layout the figures in docs/aes-batch.md were measured with. */
+typedef struct finals {
+    size_t msg[CMAC_FINALS];
+    size_t n, peak;
+} finals;
+
 /* One batch: CBC encryption (out != NULL) or CMAC (tags != NULL). */
 typedef struct batch {
     const hwc_aes_key *k;
@@ -38,23 +49,28 @@ typedef struct batch {
     uint8_t *ivs;
     uint8_t *tags;
     uint8_t k1[16], k2[16];
+    finals *fq;
 } batch;
 
 /* The lanes: lane j holds message msg[j], which has left[j] blocks to run
    from io[j].in and, for CMAC, its last block still to prepare when
    tail[j]; io[j] is what the kernel's step reads (chaining value, output,
-   input). CMAC lanes chain in mac[j]. A CMAC message of one block runs it
-   from last[j], prepared with K1 or K2; one of 17 to CMAC_WHOLE_MAX bytes
-   is copied to whole[j] with its last block prepared, so that one step
-   runs it whole; a longer one runs up to its last block from the caller's
-   buffer, then that block from last[j]. The busy lanes are always the
-   first ones. */
+   input). CMAC lanes chain in mac[j]. A CMAC message of 17 to
+   CMAC_WHOLE_MAX bytes is copied to whole[j] with its last block prepared
+   (K1 or K2), so that one step runs it whole; a longer one runs up to its
+   last block from the caller's buffer. The busy lanes are always the first
+   ones.
+   The finals: SP 800-38B 6.2 step 6's last iteration, T = E_K(C_{n-1} ^
+   M_n'), for the messages whose lanes ran up to the last block and for
+   messages of one block (C_0 = 0): fin[q] = C_{n-1} ^ M_n' of message
+   fq->msg[q], encrypted together by one ECB call when CMAC_FINALS wait and
+   at the end (a lane step of one block cost several times its AES work). */
 typedef struct lanes {
     hwc_aes_chain io[HWC_AES_MAX_LANES];
     size_t left[HWC_AES_MAX_LANES];
     size_t msg[HWC_AES_MAX_LANES];
     uint8_t tail[HWC_AES_MAX_LANES];
-    uint8_t last[HWC_AES_MAX_LANES][16];
+    uint8_t fin[CMAC_FINALS][16];
     uint8_t mac[HWC_AES_MAX_LANES][16];
     uint8_t whole[HWC_AES_MAX_LANES][CMAC_WHOLE_MAX];
 } lanes;
@@ -65,8 +81,8 @@ static size_t chain_blocks(const batch *b, size_t i, const int cmac) {
 }
 
 /* SP 800-38B 6.2 steps 3-4 for message i into d: M_n ^ K1 when complete,
-   else (M_n || 10*) ^ K2. */
-static void cmac_last_block(const batch *b, size_t i, uint8_t d[16]) {
+   else (M_n || 10*) ^ K2; XORed with the chaining value x unless NULL. */
+static void cmac_last_block(const batch *b, size_t i, const uint8_t *x, uint8_t d[16]) {
     const size_t len = b->len[i], rem = len ? len - 16 * ((len - 1) / 16) : 0;
     uint8_t pad[16];
     const uint8_t *m = pad, *sub = b->k2;
@@ -78,17 +94,39 @@ static void cmac_last_block(const batch *b, size_t i, uint8_t d[16]) {
         if (rem) hwc_copy_short(pad, b->in[i] + len - rem, rem);
         pad[rem] = 0x80;
     }
-    for (int h = 0; h < 16; h += 8) {   /* two 64-bit XORs */
-        uint64_t w, k;
+    for (int h = 0; h < 16; h += 8) {   /* 64-bit XORs */
+        uint64_t w, k, c = 0;
         memcpy(&w, m + h, 8);
         memcpy(&k, sub + h, 8);
-        w ^= k;
+        if (x) memcpy(&c, x + h, 8);
+        w ^= k ^ c;
         memcpy(d + h, &w, 8);
     }
 }
 
-/* Message i (at least one chain block) into lane j. Inline: as a call it
-   cost 64 x 80-byte CMAC batches 8% (docs/aes-batch.md). */
+/* The waiting finals through ECB, their tags out. */
+static void finals_flush(const batch *b, lanes *L) {
+    finals *F = b->fq;
+    if (!F->n) return;
+    b->impl->ecb_encrypt(b->k, L->fin[0], L->fin[0], F->n);
+    for (size_t q = 0; q < F->n; q++) memcpy(b->tags + 16 * F->msg[q], L->fin[q], 16);
+    F->n = 0;
+}
+
+/* Message i's last block to the finals, after chaining value x (NULL: a
+   message of one block). Out of line, as the rare path of the lane loop.
+   ECB overwrites the blocks with their tags; they are wiped all the same. */
+static __attribute__((noinline)) void finals_add(const batch *b, lanes *L, size_t i, const uint8_t *x) {
+    finals *F = b->fq;
+    cmac_last_block(b, i, x, L->fin[F->n]);
+    F->msg[F->n++] = i;
+    if (F->n > F->peak) F->peak = F->n;
+    if (F->n == CMAC_FINALS) finals_flush(b, L);
+}
+
+/* Message i (CBC: a block or more; CMAC: two or more) into lane j.
+   Inline: as a call it cost 64 x 80-byte CMAC batches 8%
+   (docs/aes-batch.md). */
 static inline __attribute__((always_inline)) void lane_start(const batch *b, lanes *L, size_t j, size_t i,
                                                              const int cmac) {
     const size_t blocks = chain_blocks(b, i, cmac);
@@ -100,17 +138,14 @@ static inline __attribute__((always_inline)) void lane_start(const batch *b, lan
         L->io[j].st = L->mac[j];
         memset(L->mac[j], 0, 16);
         L->tail[j] = 0;
-        if (blocks == 1) {
-            cmac_last_block(b, i, L->last[j]);
-            L->io[j].in = L->last[j];
-        } else if (b->len[i] <= CMAC_WHOLE_MAX) {   /* whole, from whole[j] */
+        if (b->len[i] <= CMAC_WHOLE_MAX) {   /* whole, from whole[j] */
             const size_t body = 16 * (blocks - 1);   /* in pieces of constant length */
             for (size_t piece = CMAC_WHOLE_MAX / 2, o = 0; piece >= 16; piece /= 2)
                 if (body & piece) {
                     memcpy(L->whole[j] + o, b->in[i] + o, piece);
                     o += piece;
                 }
-            cmac_last_block(b, i, L->whole[j] + body);
+            cmac_last_block(b, i, NULL, L->whole[j] + body);
             L->io[j].in = L->whole[j];
         } else {
             L->left[j] = blocks - 1;
@@ -130,15 +165,11 @@ static void lane_finish(const batch *b, lanes *L, size_t j, const int cmac) {
         return;
     }
     HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, c->in, L->left[j]);
-    if (L->tail[j]) {   /* the last block not prepared yet */
-        cmac_last_block(b, L->msg[j], L->last[j]);
-        HWC_AES_MODE(b->impl, cmac_chain)(b->k, c->st, L->last[j], 1);
-    }
-    memcpy(b->tags + 16 * L->msg[j], c->st, 16);
+    if (L->tail[j]) finals_add(b, L, L->msg[j], c->st);   /* the last block not run yet */
+    else memcpy(b->tags + 16 * L->msg[j], c->st, 16);
 }
 
-/* Lane `from` moves to lane `to` (its pointers into last, whole and mac
-   too). */
+/* Lane `from` moves to lane `to` (its pointers into whole and mac too). */
 static void lane_move(lanes *L, size_t to, size_t from, const int cmac) {
     L->io[to] = L->io[from];
     L->left[to] = L->left[from];
@@ -148,23 +179,38 @@ static void lane_move(lanes *L, size_t to, size_t from, const int cmac) {
         memcpy(L->mac[to], L->mac[from], 16);
         L->io[to].st = L->mac[to];
         const size_t off = (uintptr_t)L->io[from].in - (uintptr_t)L->whole[from];
-        if (L->io[from].in == L->last[from]) {
-            memcpy(L->last[to], L->last[from], 16);
-            L->io[to].in = L->last[to];
-        } else if (off < sizeof L->whole[0]) {
+        if (off < sizeof L->whole[0]) {
             memcpy(L->whole[to], L->whole[from], sizeof L->whole[0]);
             L->io[to].in = L->whole[to] + off;
         }
     }
 }
 
+/* The first message from `next` on that needs a lane: for CMAC one of two
+   blocks or more (messages of one block passed on the way go to the
+   finals), for CBC one of a block or more (CBC messages of no block need
+   nothing); n when none is left. CBC keeps its loop inline and CMAC only its
+   usual case: a call there made 64 x 64 B batches 3-9% slower. */
+static __attribute__((noinline)) size_t cmac_next_skip(const batch *b, lanes *L, size_t next) {
+    for (; next < b->n && b->len[next] <= 16; next++) finals_add(b, L, next, NULL);
+    return next;
+}
+static inline __attribute__((always_inline)) size_t next_chain(const batch *b, lanes *L, size_t next, const int cmac) {
+    if (!cmac) {
+        while (next < b->n && b->len[next] < 16) next++;
+        return next;
+    }
+    if (next < b->n && b->len[next] > 16) return next;
+    return cmac_next_skip(b, L, next);
+}
+
 /* A step runs as many blocks as every busy lane has left in a row; a lane
-   whose message ends takes the next message with a block to run; when none
+   whose message ends takes the next message that needs a lane; when none
    is left, the busy lanes after it move down. */
 static inline __attribute__((always_inline)) void run_lanes(const batch *b, lanes *L, const size_t width, const int cmac) {
     size_t next = 0, busy = 0;
-    for (; next < b->n && busy < width; next++)   /* CBC messages of no block: nothing to do */
-        if (chain_blocks(b, next, cmac)) lane_start(b, L, busy++, next, cmac);
+    while (busy < width && (next = next_chain(b, L, next, cmac)) < b->n)
+        lane_start(b, L, busy++, next++, cmac);
     while (busy >= 2) {
         size_t s = SIZE_MAX;
         for (size_t j = 0; j < busy; j++) s = L->left[j] < s ? L->left[j] : s;
@@ -174,14 +220,10 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
             if ((L->left[j] -= s) != 0) {
                 L->io[j].in += 16 * s;
                 if (!cmac) L->io[j].out += 16 * s;
-            } else if (cmac && L->tail[j]) {   /* the last block, from last[j] */
-                cmac_last_block(b, L->msg[j], L->last[j]);
-                L->io[j].in = L->last[j];
-                L->left[j] = 1;
-                L->tail[j] = 0;
             } else {
-                if (cmac) memcpy(b->tags + 16 * L->msg[j], L->mac[j], 16);
-                while (next < b->n && !chain_blocks(b, next, cmac)) next++;
+                if (cmac && L->tail[j]) finals_add(b, L, L->msg[j], L->mac[j]);
+                else if (cmac) memcpy(b->tags + 16 * L->msg[j], L->mac[j], 16);
+                next = next_chain(b, L, next, cmac);
                 if (next == b->n) continue;   /* the lane empties */
                 lane_start(b, L, j, next++, cmac);
             }
@@ -192,11 +234,11 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
     }
     /* at most one message left, already in lane 0 */
     if (busy) lane_finish(b, L, 0, cmac);
-    for (; next < b->n; next++)   /* no lane step: one message after another */
-        if (chain_blocks(b, next, cmac)) {
-            lane_start(b, L, 0, next, cmac);
-            lane_finish(b, L, 0, cmac);
-        }
+    while ((next = next_chain(b, L, next, cmac)) < b->n) {   /* no lane step: one message after another */
+        lane_start(b, L, 0, next++, cmac);
+        lane_finish(b, L, 0, cmac);
+    }
+    if (cmac) finals_flush(b, L);
 }
 
 /* 1 when CBC messages are few and short enough that single-message calls
@@ -220,9 +262,9 @@ static void run_batch(const batch *b) {
     if (b->tags) {
         run_lanes(b, &L, width, 1);
         const size_t used = width < b->n ? (width ? width : 1) : b->n;   /* lanes that held a message */
-        hwc_wipe_inline(L.last, used * sizeof L.last[0]);   /* CMAC states and last blocks */
-        hwc_wipe_inline(L.whole, used * sizeof L.whole[0]);
+        hwc_wipe_inline(L.whole, used * sizeof L.whole[0]);   /* CMAC states and last blocks */
         hwc_wipe_inline(L.mac, used * sizeof L.mac[0]);
+        hwc_wipe_inline(L.fin, b->fq->peak * sizeof L.fin[0]);
     } else {
         run_lanes(b, &L, width, 0);
     }
@@ -240,7 +282,8 @@ int hwc_cmac_many(const uint8_t *key, size_t key_len, size_t n, const uint8_t *c
     hwc_aes_key k;
     int rc = hwc_aes_setkey(&k, key, key_len);
     if (rc != HWC_OK) return rc;
-    batch b = {&k, hwc_aes_key_impl(&k), n, msg, NULL, len, NULL, tags, {0}, {0}};
+    finals F = {.n = 0, .peak = 0};
+    batch b = {&k, hwc_aes_key_impl(&k), n, msg, NULL, len, NULL, tags, {0}, {0}, &F};
     /* SP 800-38B 6.1: L = E_K(0^128), K1 = dbl(L), K2 = dbl(K1) */
     uint8_t l[16] = {0};
     b.impl->ecb_encrypt(&k, l, l, 1);
@@ -268,7 +311,7 @@ int hwc_aes_cbc_encrypt_many(const hwc_aes_key *k, size_t n, uint8_t *ivs, uint8
     if (n == 1) {   /* the single call's work without the scheduler's */
         if (len[0]) HWC_AES_MODE(impl, cbc_encrypt)(k, ivs, out[0], in[0], len[0] / 16);
     } else {
-        batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}};
+        batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}, NULL};
         run_batch(&b);
     }
     HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES | HWC_CLEAN_LANES, HWC_SCRUB_LANES);

@@ -1,13 +1,14 @@
 /* Many AES messages at once (batch.h), AES-128, one key: cmac-many and
- * cbc-enc-many over 64 messages of 64 B, 1 KiB and 4 KiB, xts-sectors over
- * 256 sectors of 512 B and 4 KiB. Rows per usable aes kernel: the batch
+ * cbc-enc-many over 64 messages of 64 B, 1 KiB and 4 KiB and (--full) of
+ * mixed lengths up to 4 KiB, xts-sectors over 256 sectors of 512 B and
+ * 4 KiB. Rows per usable aes kernel: the batch
  * call ("avx512") and the same work as single calls ("avx512 single": n
  * hwc_cmac_update/final, n hwc_aes_cbc_encrypt, n hwc_aes_xts_encrypt);
  * peers: intel-ipsec-mb's multi-buffer manager (CMAC and CBC jobs, all
  * submitted then flushed) and OpenSSL (XTS, one EVP call per data unit).
  * The messages lie one after another in one buffer (page-aligned at 4 KiB),
- * processed in place; the size column is one message or sector, cycles per
- * byte are over all of them. */
+ * processed in place; the size column is one message or sector (or the
+ * range of the mixed lengths), cycles per byte are over all of them. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ enum who { B_MANY, B_SINGLE, B_IPSECMB, B_OPENSSL };
 
 typedef struct mcase {
     int what, who;
-    size_t n, len;
+    size_t n, len;                   /* len: XTS sector, else the longest message */
     uint8_t *buf;                    /* n * len bytes, processed in place */
     const uint8_t *msg[NSECT];
     uint8_t *out[NSECT];
@@ -85,10 +86,10 @@ static void single_run(void *arg, size_t iters) {
     for (size_t it = 0; it < iters; it++)
         for (size_t i = 0; i < c->n; i++) {
             if (c->what == W_CMAC) {
-                hwc_cmac_update(&c->cmac, c->msg[i], c->len);
+                hwc_cmac_update(&c->cmac, c->msg[i], c->lens[i]);
                 hwc_cmac_final(&c->cmac, c->tags + 16 * i);
             } else if (c->what == W_CBC) {
-                hwc_aes_cbc_encrypt(&c->k, c->ivs + 16 * i, c->out[i], c->msg[i], c->len);
+                hwc_aes_cbc_encrypt(&c->k, c->ivs + 16 * i, c->out[i], c->msg[i], c->lens[i]);
             } else {
                 uint8_t t[16];
                 le_tweak(t, FIRST_SECTOR + i);
@@ -110,7 +111,7 @@ static void imb_pass(mcase *c) {
             j->chain_order = IMB_ORDER_HASH_CIPHER;
             j->hash_alg = IMB_AUTH_AES_CMAC;
             j->hash_start_src_offset_in_bytes = 0;
-            j->msg_len_to_hash_in_bytes = c->len;
+            j->msg_len_to_hash_in_bytes = c->lens[i];
             j->u.CMAC._key_expanded = c->enc;
             j->u.CMAC._skey1 = c->sk1;
             j->u.CMAC._skey2 = c->sk2;
@@ -127,7 +128,7 @@ static void imb_pass(mcase *c) {
             j->iv_len_in_bytes = 16;
             j->dst = c->out[i];
             j->cipher_start_src_offset_in_bytes = 0;
-            j->msg_len_to_cipher_in_bytes = c->len;
+            j->msg_len_to_cipher_in_bytes = c->lens[i];
         }
         IMB_SUBMIT_JOB(c->mgr);
     }
@@ -144,17 +145,17 @@ static int imb_setup(mcase *c) {
     uint8_t want[16];
     if (c->what == W_CMAC) {
         imb_pass(c);
-        if (hwc_cmac(many_key, 16, c->msg[c->n - 1], c->len, want) != HWC_OK) return -1;
+        if (hwc_cmac(many_key, 16, c->msg[c->n - 1], c->lens[c->n - 1], want) != HWC_OK) return -1;
         return memcmp(want, c->tags + 16 * (c->n - 1), 16) ? -1 : 0;
     }
-    uint8_t *copy = malloc(c->len), iv[16];
+    uint8_t *copy = malloc(c->lens[0]), iv[16];
     if (!copy) return -1;
-    memcpy(copy, c->msg[0], c->len);
+    memcpy(copy, c->msg[0], c->lens[0]);
     memcpy(iv, c->ivs, 16);
     imb_pass(c);
     hwc_aes_key k;
     int bad = hwc_aes_setkey(&k, many_key, 16) != HWC_OK ||
-              hwc_aes_cbc_encrypt(&k, iv, copy, copy, c->len) != HWC_OK || memcmp(copy, c->out[0], c->len);
+              hwc_aes_cbc_encrypt(&k, iv, copy, copy, c->lens[0]) != HWC_OK || memcmp(copy, c->out[0], c->lens[0]);
     free(copy);
     return bad ? -1 : 0;
 }
@@ -214,7 +215,15 @@ static void mcase_free(mcase *c) {
     free(c);
 }
 
-static void run_group(const hwc_bench_opts *o, int what, size_t len) {
+/* Message m's length: len, or with mixed a fixed pseudo-random one of
+   1..len bytes (CBC: whole blocks). */
+static size_t msg_len(int what, size_t len, int mixed, size_t m) {
+    if (!mixed) return len;
+    const uint32_t x = (uint32_t)(m * 2654435761u + 12345u) >> 7;
+    return what == W_CBC ? 16 * (1 + x % (len / 16)) : 1 + x % len;
+}
+
+static void run_group(const hwc_bench_opts *o, int what, size_t len, int mixed) {
     static const char *const op_names[] = {"cmac-many", "cbc-enc-many", "xts-sectors"};
     hwc_kernel_info ks[MAXK];
     size_t nk = hwc_kernels("aes", ks, MAXK);
@@ -224,6 +233,8 @@ static void run_group(const hwc_bench_opts *o, int what, size_t len) {
     static char labels[2 * MAXK][40];
     size_t n = 0;
     const size_t nmsg = what == W_XTS ? NSECT : NMSG;
+    size_t total = 0;
+    for (size_t m = 0; m < nmsg; m++) total += msg_len(what, len, mixed, m);
     const size_t npeers = sizeof peer_defs / sizeof peer_defs[0] - 1;
     for (size_t i = 0; i < 2 * nk + npeers; i++) {
         const peer_def *pd = i < 2 * nk ? NULL : &peer_defs[i - 2 * nk];
@@ -232,7 +243,7 @@ static void run_group(const hwc_bench_opts *o, int what, size_t len) {
         if (kernel && !ks[i / 2].usable) continue;
         if ((who == B_IPSECMB && what == W_XTS) || (who == B_OPENSSL && what != W_XTS)) continue;
         mcase *c = calloc(1, sizeof *c);
-        if (!c || !(c->buf = aligned_alloc(4096, nmsg * len))) {
+        if (!c || !(c->buf = aligned_alloc(4096, (total + 4095) / 4096 * 4096))) {
             free(c);
             break;
         }
@@ -240,10 +251,11 @@ static void run_group(const hwc_bench_opts *o, int what, size_t len) {
         c->who = who;
         c->n = nmsg;
         c->len = len;
-        for (size_t b = 0; b < nmsg * len; b++) c->buf[b] = (uint8_t)(b * 131 + 7);
-        for (size_t m = 0; m < nmsg; m++) {
-            c->msg[m] = c->out[m] = c->buf + m * len;
-            c->lens[m] = len;
+        for (size_t b = 0; b < total; b++) c->buf[b] = (uint8_t)(b * 131 + 7);
+        for (size_t m = 0, off = 0; m < nmsg; m++) {
+            c->msg[m] = c->out[m] = c->buf + off;
+            c->lens[m] = msg_len(what, len, mixed, m);
+            off += c->lens[m];
         }
         for (size_t b = 0; b < sizeof c->ivs; b++) c->ivs[b] = (uint8_t)(b * 29 + 1);
         int ok = -1;
@@ -273,16 +285,19 @@ static void run_group(const hwc_bench_opts *o, int what, size_t len) {
         n++;
     }
     char sz[32];
-    if (len % 1024 == 0) snprintf(sz, sizeof sz, "%zux%zu KiB", nmsg, len / 1024);
+    if (mixed) snprintf(sz, sizeof sz, "%zux%s-%zu KiB", nmsg, what == W_CBC ? "16 B" : "1 B", len / 1024);
+    else if (len % 1024 == 0) snprintf(sz, sizeof sz, "%zux%zu KiB", nmsg, len / 1024);
     else snprintf(sz, sizeof sz, "%zux%zu B", nmsg, len);
-    hwc_bench_group(o, "aes", op_names[what], sz, (double)(nmsg * len), HWC_UNIT_BYTES, cases, n);
+    hwc_bench_group(o, "aes", op_names[what], sz, (double)total, HWC_UNIT_BYTES, cases, n);
     for (size_t i = 0; i < n; i++) mcase_free(args[i]);
 }
 
 void hwc_bench_aes_many(const hwc_bench_opts *o) {
     static const size_t msg_sizes[] = {64, 1024, 4096};
     static const size_t sector_sizes[] = {512, 4096};
-    for (int what = W_CMAC; what <= W_CBC; what++)
-        for (size_t i = o->quick ? 2 : 0; i < 3; i++) run_group(o, what, msg_sizes[i]);
-    for (size_t i = o->quick ? 1 : 0; i < 2; i++) run_group(o, W_XTS, sector_sizes[i]);
+    for (int what = W_CMAC; what <= W_CBC; what++) {
+        for (size_t i = o->quick ? 2 : 0; i < 3; i++) run_group(o, what, msg_sizes[i], 0);
+        if (!o->quick) run_group(o, what, 4096, 1);   /* lanes ending at different blocks */
+    }
+    for (size_t i = o->quick ? 1 : 0; i < 2; i++) run_group(o, W_XTS, sector_sizes[i], 0);
 }

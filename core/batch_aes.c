@@ -27,6 +27,9 @@
 #define FEW_SHORT_MAX_BYTES 64
 #define CMAC_WHOLE_MAX 64                /* CMAC messages run whole from a lane buffer (docs/aes-batch.md) */
 #define CMAC_FINALS 32                   /* CMAC last blocks per ECB call */
+#define ORDER_WINDOW 64                  /* messages put in order of length at a time */
+#define ORDER_CLASSES 64                 /* length classes of that order */
+#define ORDER_MIN_BYTES 512              /* shorter batches keep their order (the order costs more) */
 _Static_assert((CMAC_WHOLE_MAX & (CMAC_WHOLE_MAX - 1)) == 0 && CMAC_WHOLE_MAX >= 16, "a power of two");
 
 /* ---- the lane scheduler -------------------------------------------------- */
@@ -37,6 +40,20 @@ typedef struct finals {
     size_t msg[CMAC_FINALS];
     size_t n, peak;
 } finals;
+
+/* The order in which the lanes take the messages of a CMAC batch of mixed
+   lengths (mixed_lengths): within each window of ORDER_WINDOW messages (from `base` on,
+   `len` of them), the longest first, by ORDER_CLASSES classes of length
+   (stable within a class). Lanes then end close together, and few steps run
+   with lanes idle at the end (docs/aes-batch.md). Equal lengths keep their
+   order, and so do CBC batches: with longer steps the zmm kernel staggers
+   colliding outputs more often, and ordered mixed lengths measured 0.88-1.13
+   of the time there. */
+typedef struct order {
+    size_t base, len;
+    uint8_t at[ORDER_WINDOW];
+} order;
+_Static_assert(ORDER_WINDOW <= 255, "window positions and class counts in bytes");
 
 /* One batch: CBC encryption (out != NULL) or CMAC (tags != NULL). */
 typedef struct batch {
@@ -50,6 +67,7 @@ typedef struct batch {
     uint8_t *tags;
     uint8_t k1[16], k2[16];
     finals *fq;
+    order *ord;
 } batch;
 
 /* The lanes: lane j holds message msg[j], which has left[j] blocks to run
@@ -186,6 +204,36 @@ static void lane_move(lanes *L, size_t to, size_t from, const int cmac) {
     }
 }
 
+/* The window of the order that holds position p: a counting sort of its
+   messages by length class, longest first. Lengths are public. */
+static __attribute__((noinline)) void order_window(const batch *b, size_t p) {
+    order *o = b->ord;
+    o->base = p - p % ORDER_WINDOW;
+    o->len = b->n - o->base < ORDER_WINDOW ? b->n - o->base : ORDER_WINDOW;
+    const size_t *len = b->len + o->base;
+    size_t top = 0;
+    for (size_t k = 0; k < o->len; k++) top = len[k] > top ? len[k] : top;
+    unsigned sh = 0;
+    while (top >> sh >= ORDER_CLASSES) sh++;
+    uint8_t start[ORDER_CLASSES + 1] = {0};   /* class c = the (c+1)-th longest */
+    for (size_t k = 0; k < o->len; k++) start[ORDER_CLASSES - (len[k] >> sh)]++;
+    for (unsigned c = 0, sum = 0; c <= ORDER_CLASSES; c++) {
+        const unsigned here = start[c];
+        start[c] = (uint8_t)sum;
+        sum += here;
+    }
+    for (size_t k = 0; k < o->len; k++) o->at[start[ORDER_CLASSES - (len[k] >> sh)]++] = (uint8_t)k;
+}
+
+/* The message at position p: p itself when the batch keeps its order
+   (mapped 0, a constant in each copy of the lane loop). */
+#define msg_at(b, p) (mapped ? msg_mapped(b, p) : (p))
+static inline __attribute__((always_inline)) size_t msg_mapped(const batch *b, size_t p) {
+    const order *o = b->ord;
+    if (p - o->base >= o->len) order_window(b, p);
+    return o->base + o->at[p - o->base];
+}
+
 /* The first message from `next` on that needs a lane: for CMAC one of two
    blocks or more (messages of one block passed on the way go to the
    finals), for CBC one of a block or more (CBC messages of no block need
@@ -195,22 +243,28 @@ static __attribute__((noinline)) size_t cmac_next_skip(const batch *b, lanes *L,
     for (; next < b->n && b->len[next] <= 16; next++) finals_add(b, L, next, NULL);
     return next;
 }
-static inline __attribute__((always_inline)) size_t next_chain(const batch *b, lanes *L, size_t next, const int cmac) {
+static __attribute__((noinline)) size_t cmac_next_skip_mapped(const batch *b, lanes *L, size_t next) {
+    for (; next < b->n && b->len[msg_mapped(b, next)] <= 16; next++) finals_add(b, L, msg_mapped(b, next), NULL);
+    return next;
+}
+static inline __attribute__((always_inline)) size_t next_chain(const batch *b, lanes *L, size_t next, const int cmac,
+                                                              const int mapped) {
     if (!cmac) {
-        while (next < b->n && b->len[next] < 16) next++;
+        while (next < b->n && b->len[msg_at(b, next)] < 16) next++;
         return next;
     }
-    if (next < b->n && b->len[next] > 16) return next;
-    return cmac_next_skip(b, L, next);
+    if (next < b->n && b->len[msg_at(b, next)] > 16) return next;
+    return mapped ? cmac_next_skip_mapped(b, L, next) : cmac_next_skip(b, L, next);
 }
 
 /* A step runs as many blocks as every busy lane has left in a row; a lane
    whose message ends takes the next message that needs a lane; when none
    is left, the busy lanes after it move down. */
-static inline __attribute__((always_inline)) void run_lanes(const batch *b, lanes *L, const size_t width, const int cmac) {
+static inline __attribute__((always_inline)) void run_lanes(const batch *b, lanes *L, const size_t width,
+                                                             const int cmac, const int mapped) {
     size_t next = 0, busy = 0;
-    while (busy < width && (next = next_chain(b, L, next, cmac)) < b->n)
-        lane_start(b, L, busy++, next++, cmac);
+    while (busy < width && (next = next_chain(b, L, next, cmac, mapped)) < b->n)
+        lane_start(b, L, busy++, msg_at(b, next++), cmac);
     while (busy >= 2) {
         size_t s = SIZE_MAX;
         for (size_t j = 0; j < busy; j++) s = L->left[j] < s ? L->left[j] : s;
@@ -223,9 +277,9 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
             } else {
                 if (cmac && L->tail[j]) finals_add(b, L, L->msg[j], L->mac[j]);
                 else if (cmac) memcpy(b->tags + 16 * L->msg[j], L->mac[j], 16);
-                next = next_chain(b, L, next, cmac);
+                next = next_chain(b, L, next, cmac, mapped);
                 if (next == b->n) continue;   /* the lane empties */
-                lane_start(b, L, j, next++, cmac);
+                lane_start(b, L, j, msg_at(b, next++), cmac);
             }
             if (kept < j) lane_move(L, kept, j, cmac);
             kept++;
@@ -234,8 +288,8 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
     }
     /* at most one message left, already in lane 0 */
     if (busy) lane_finish(b, L, 0, cmac);
-    while ((next = next_chain(b, L, next, cmac)) < b->n) {   /* no lane step: one message after another */
-        lane_start(b, L, 0, next++, cmac);
+    while ((next = next_chain(b, L, next, cmac, mapped)) < b->n) {   /* no lane step: one message after another */
+        lane_start(b, L, 0, msg_at(b, next++), cmac);
         lane_finish(b, L, 0, cmac);
     }
     if (cmac) finals_flush(b, L);
@@ -254,19 +308,30 @@ static int few_short(const batch *b) {
     return 1;
 }
 
+/* 1 when a CMAC batch's lanes should take its messages in `order`: the
+   first, middle and last lengths are not all equal and one of them is
+   ORDER_MIN_BYTES or more. Three samples, not a pass over the lengths: a
+   pass cost the 64 x 16-80 B batches 3-8%. */
+static int mixed_lengths(size_t n, const size_t *len) {
+    const size_t a = len[0], m = len[n / 2], z = len[n - 1];
+    const size_t top = a > m ? (a > z ? a : z) : (m > z ? m : z);
+    return (a != m || m != z) && top >= ORDER_MIN_BYTES;
+}
+
 static void run_batch(const batch *b) {
     /* no lane step, or few short messages: width 0 sends every message to
        lane_finish */
     const size_t width = b->impl->chain_step && !few_short(b) ? b->impl->chain_lanes : 0;
     lanes L;
     if (b->tags) {
-        run_lanes(b, &L, width, 1);
+        if (b->ord) run_lanes(b, &L, width, 1, 1);
+        else run_lanes(b, &L, width, 1, 0);
         const size_t used = width < b->n ? (width ? width : 1) : b->n;   /* lanes that held a message */
         hwc_wipe_inline(L.whole, used * sizeof L.whole[0]);   /* CMAC states and last blocks */
         hwc_wipe_inline(L.mac, used * sizeof L.mac[0]);
         hwc_wipe_inline(L.fin, b->fq->peak * sizeof L.fin[0]);
     } else {
-        run_lanes(b, &L, width, 0);
+        run_lanes(b, &L, width, 0, 0);
     }
 }
 
@@ -283,7 +348,8 @@ int hwc_cmac_many(const uint8_t *key, size_t key_len, size_t n, const uint8_t *c
     int rc = hwc_aes_setkey(&k, key, key_len);
     if (rc != HWC_OK) return rc;
     finals F = {.n = 0, .peak = 0};
-    batch b = {&k, hwc_aes_key_impl(&k), n, msg, NULL, len, NULL, tags, {0}, {0}, &F};
+    order o = {.base = 0, .len = 0};
+    batch b = {&k, hwc_aes_key_impl(&k), n, msg, NULL, len, NULL, tags, {0}, {0}, &F, mixed_lengths(n, len) ? &o : NULL};
     /* SP 800-38B 6.1: L = E_K(0^128), K1 = dbl(L), K2 = dbl(K1) */
     uint8_t l[16] = {0};
     b.impl->ecb_encrypt(&k, l, l, 1);
@@ -311,7 +377,7 @@ int hwc_aes_cbc_encrypt_many(const hwc_aes_key *k, size_t n, uint8_t *ivs, uint8
     if (n == 1) {   /* the single call's work without the scheduler's */
         if (len[0]) HWC_AES_MODE(impl, cbc_encrypt)(k, ivs, out[0], in[0], len[0] / 16);
     } else {
-        batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}, NULL};
+        batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}, NULL, NULL};
         run_batch(&b);
     }
     HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES | HWC_CLEAN_LANES, HWC_SCRUB_LANES);

@@ -42,9 +42,9 @@ typedef struct finals {
 } finals;
 
 /* The order in which the lanes take the messages of a CMAC batch of mixed
-   lengths (mixed_lengths): within each window of ORDER_WINDOW messages (from `base` on,
-   `len` of them), the longest first, by ORDER_CLASSES classes of length
-   (stable within a class). Lanes then end close together, and few steps run
+   lengths (mixed_lengths): within each window of ORDER_WINDOW messages
+   (from `base` on, `len` of them), the longest first, by ORDER_CLASSES
+   classes of length (stable within a class). Lanes then end close together, and few steps run
    with lanes idle at the end (docs/aes-batch.md). Equal lengths keep their
    order, and so do CBC batches: with longer steps the zmm kernel staggers
    colliding outputs more often, and ordered mixed lengths measured 0.88-1.13
@@ -349,7 +349,8 @@ int hwc_cmac_many(const uint8_t *key, size_t key_len, size_t n, const uint8_t *c
     if (rc != HWC_OK) return rc;
     finals F = {.n = 0, .peak = 0};
     order o = {.base = 0, .len = 0};
-    batch b = {&k, hwc_aes_key_impl(&k), n, msg, NULL, len, NULL, tags, {0}, {0}, &F, mixed_lengths(n, len) ? &o : NULL};
+    batch b = {&k, hwc_aes_key_impl(&k), n, msg, NULL, len, NULL, tags, {0}, {0}, &F, NULL};
+    if (mixed_lengths(n, len)) b.ord = &o;
     /* SP 800-38B 6.1: L = E_K(0^128), K1 = dbl(L), K2 = dbl(K1) */
     uint8_t l[16] = {0};
     b.impl->ecb_encrypt(&k, l, l, 1);

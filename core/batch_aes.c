@@ -44,11 +44,11 @@ typedef struct finals {
 /* The order in which the lanes take the messages of a CMAC batch of mixed
    lengths (mixed_lengths): within each window of ORDER_WINDOW messages
    (from `base` on, `len` of them), the longest first, by ORDER_CLASSES
-   classes of length (stable within a class). Lanes then end close together, and few steps run
-   with lanes idle at the end (docs/aes-batch.md). Equal lengths keep their
-   order, and so do CBC batches: with longer steps the zmm kernel staggers
-   colliding outputs more often, and ordered mixed lengths measured 0.88-1.13
-   of the time there. */
+   classes of length (stable within a class). Lanes then end close
+   together, and few steps run with lanes idle at the end
+   (docs/aes-batch.md). Equal lengths keep their order, and so do CBC
+   batches: with longer steps the zmm kernel staggers colliding outputs more
+   often, and ordered mixed lengths measured 0.88-1.13 of the time there. */
 typedef struct order {
     size_t base, len;
     uint8_t at[ORDER_WINDOW];
@@ -234,11 +234,8 @@ static inline __attribute__((always_inline)) size_t msg_at(const batch *b, size_
     return o->base + o->at[p - o->base];
 }
 
-/* The first message from `next` on that needs a lane: for CMAC one of two
-   blocks or more (messages of one block passed on the way go to the
-   finals), for CBC one of a block or more (CBC messages of no block need
-   nothing); n when none is left. CBC keeps its loop inline and CMAC only its
-   usual case: a call there made 64 x 64 B batches 3-9% slower. */
+/* Past the CMAC messages of one block from `next` on, each to the finals;
+   one copy per order (cmac_skip_kept, cmac_skip_mapped), out of line. */
 static inline __attribute__((always_inline)) size_t cmac_skip(const batch *b, lanes *L, size_t next,
                                                              const int mapped) {
     for (; next < b->n && b->len[msg_at(b, next, mapped)] <= 16; next++)
@@ -251,6 +248,11 @@ static __attribute__((noinline)) size_t cmac_skip_kept(const batch *b, lanes *L,
 static __attribute__((noinline)) size_t cmac_skip_mapped(const batch *b, lanes *L, size_t next) {
     return cmac_skip(b, L, next, 1);
 }
+/* The first message from `next` on that needs a lane: for CMAC one of two
+   blocks or more (messages of one block passed on the way go to the
+   finals), for CBC one of a block or more (CBC messages of no block need
+   nothing); n when none is left. CBC keeps its loop inline and CMAC only its
+   usual case: a call there made 64 x 64 B batches 3-9% slower. */
 static inline __attribute__((always_inline)) size_t next_chain(const batch *b, lanes *L, size_t next, const int cmac,
                                                               const int mapped) {
     if (!cmac) {

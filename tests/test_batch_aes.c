@@ -32,8 +32,8 @@ typedef struct {
 } batch_arg;
 
 /* Length of message i for pattern pat (blocks: multiples of 16 only):
-   0 all empty, 1 short, 2 long and equal, 3 mixed, 4 random long (CMAC
-   batches of 3 and 4 go through core/'s longest-first order). */
+   0 all empty, 1 short, 2 long and equal, 3 mixed, 4 random long (batches
+   of 3 and 4 go through core/'s longest-first order). */
 static size_t pick_len(hwc_rng *r, int pat, size_t i, int blocks) {
     size_t v;
     switch (pat) {

@@ -71,24 +71,37 @@ HWC_X86_INLINE void st_hi_half(uint8_t *p, __m256i h) {
 }
 #endif
 
-/* The lanes of v to p[0] + off, ..., p[HWC_L - 1] + off. */
-HWC_X86_INLINE void scatter(uint8_t *const *p, size_t off, hwc_v v) {
+/* The lanes of v to p[0] + off, ..., p[HWC_L - 1] + off by plain stores.
+   The chaining values at the end of a step go this way: the next step
+   reads them back at once, and a load does not take its bytes from a masked
+   store still in flight (it waits until the store is written). With the
+   masked stores there, 64 CBC messages of mixed lengths (about 50 steps)
+   took 1.01-1.27x the time on Zen 4 (docs/aes-batch.md). */
+HWC_X86_INLINE void scatter_plain(uint8_t *const *p, size_t off, hwc_v v) {
 #if HWC_L == 1
     hwc_x86_st(p[0] + off, v);
 #elif HWC_L == 2
     hwc_x86_st(p[0] + off, _mm256_castsi256_si128(v));
     hwc_x86_st(p[1] + off, _mm256_extracti128_si256(v, 1));
-#elif defined(HWC_LANES_ASM)
+#else
+    hwc_x86_st(p[0] + off, _mm512_castsi512_si128(v));
+    hwc_x86_st(p[1] + off, _mm512_extracti32x4_epi32(v, 1));
+    hwc_x86_st(p[2] + off, _mm512_extracti32x4_epi32(v, 2));
+    hwc_x86_st(p[3] + off, _mm512_extracti32x4_epi32(v, 3));
+#endif
+}
+
+/* The lanes of v to p[0] + off, ..., p[HWC_L - 1] + off: the blocks of the
+   lane loops. */
+HWC_X86_INLINE void scatter(uint8_t *const *p, size_t off, hwc_v v) {
+#if HWC_L == 4 && defined(HWC_LANES_ASM)
     const __m256i lo = _mm512_castsi512_si256(v), hi = _mm512_extracti64x4_epi64(v, 1);
     hwc_x86_st(p[0] + off, _mm256_castsi256_si128(lo));
     st_hi_half(p[1] + off, lo);
     hwc_x86_st(p[2] + off, _mm256_castsi256_si128(hi));
     st_hi_half(p[3] + off, hi);
 #else
-    hwc_x86_st(p[0] + off, _mm512_castsi512_si128(v));
-    hwc_x86_st(p[1] + off, _mm512_extracti32x4_epi32(v, 1));
-    hwc_x86_st(p[2] + off, _mm512_extracti32x4_epi32(v, 2));
-    hwc_x86_st(p[3] + off, _mm512_extracti32x4_epi32(v, 3));
+    scatter_plain(p, off, v);
 #endif
 }
 
@@ -257,7 +270,7 @@ HWC_X86_INLINE void chain_step_few(const uint8_t *const *in, uint8_t *const *out
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < nb; i++) x[i] = gather((const uint8_t *const *)st + HWC_L * i, 0);
     chain_run_nb(x, K, in, 0, out, 0, blocks, nr, store, nb);
-    HWC_UNROLL for (int i = 0; i < nb; i++) scatter(st + HWC_L * i, 0, x[i]);
+    HWC_UNROLL for (int i = 0; i < nb; i++) scatter_plain(st + HWC_L * i, 0, x[i]);
 }
 
 /* zmm steps from this many blocks stagger colliding CBC outputs instead of
@@ -308,7 +321,7 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
             chain_staggered(x, &K, in, out, blocks, 2 * STAGGER, nr);
         else
             chain_staggered(x, &K, in, out, blocks, STAGGER, nr);
-        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
+        HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter_plain(st + HWC_L * i, 0, x[i]);
         wide_keys_end(wide, nr);
         return;
     }
@@ -328,7 +341,7 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
                         64 * (g + 1), NULL, out, 0, nr, store);
     }
     chain_run(x, &K, in, 64 * groups, out, 64 * groups, blocks - 4 * groups, nr, store);
-    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter(st + HWC_L * i, 0, x[i]);
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter_plain(st + HWC_L * i, 0, x[i]);
     if (groups) hwc_wipe_inline(stage_in, sizeof stage_in);
     if (stage_out_lines) hwc_wipe_inline(stage_out, sizeof stage_out);
     wide_keys_end(wide, nr);

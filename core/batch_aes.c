@@ -271,21 +271,25 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
     size_t next = 0, busy = 0;
     while (busy < width && (next = next_chain(b, L, next, cmac, mapped)) < b->n)
         lane_start(b, L, busy++, msg_at(b, next++, mapped), cmac);
+    size_t s = SIZE_MAX;   /* the step's blocks: the fewest any busy lane has left */
+    for (size_t j = 0; j < busy; j++) s = L->left[j] < s ? L->left[j] : s;
     while (busy >= 2) {
-        size_t s = SIZE_MAX;
-        for (size_t j = 0; j < busy; j++) s = L->left[j] < s ? L->left[j] : s;
         b->impl->chain_step(b->k, L->io, busy, s);
+        size_t fewest = SIZE_MAX;   /* the next step's, found on the way */
         for (size_t j = 0; j < busy; j++) {
             if ((L->left[j] -= s) != 0) {
                 L->io[j].in += 16 * s;
                 if (!cmac) L->io[j].out += 16 * s;
-                continue;
+            } else {
+                if (cmac && L->tail[j]) finals_add(b, L, L->msg[j], L->mac[j]);
+                else if (cmac) memcpy(b->tags + 16 * L->msg[j], L->mac[j], 16);
+                next = next_chain(b, L, next, cmac, mapped);
+                if (next == b->n) continue;   /* the lane empties (left 0) */
+                lane_start(b, L, j, msg_at(b, next++, mapped), cmac);
             }
-            if (cmac && L->tail[j]) finals_add(b, L, L->msg[j], L->mac[j]);
-            else if (cmac) memcpy(b->tags + 16 * L->msg[j], L->mac[j], 16);
-            next = next_chain(b, L, next, cmac, mapped);
-            if (next < b->n) lane_start(b, L, j, msg_at(b, next++, mapped), cmac);
+            fewest = L->left[j] < fewest ? L->left[j] : fewest;
         }
+        s = fewest;
         if (next < b->n) continue;
         /* empty lanes (left 0) take the last busy lanes */
         for (size_t j = 0; j < busy;) {

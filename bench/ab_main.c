@@ -114,8 +114,8 @@ static void aes_rows(ab_opts *o, const char *k) {
     static const size_t many[] = {64, 1024, 4096};   /* bytes per message */
     /* the rows of `hwcrypt bench --full` (bench/bench_aes.c); with --more also
        ECB and XTS decryption, 32/48-byte calls, 1 MiB XTS units, GCM at
-       100, 256 and 1000 bytes and CMAC batches of 16, 48 and 80-byte
-       messages */
+       100, 256 and 1000 bytes and CMAC and CBC (in place) batches of 16,
+       48 and 80-byte messages */
     for (unsigned kl = 16; kl <= 32; kl += 16)
         for (int op = AB_ECB_ENC; op <= AB_CMAC_MANY; op++) {
             if (!o->more && (op == AB_ECB_DEC || op == AB_XTS_DEC)) continue;
@@ -125,7 +125,7 @@ static void aes_rows(ab_opts *o, const char *k) {
                 continue;
             }
             if (op == AB_CBC_MANY || op == AB_CBC_MANY_OOP || op == AB_CMAC_MANY) {
-                if (o->more && op == AB_CMAC_MANY) {   /* one block; a lane buffer; past it */
+                if (o->more && op != AB_CBC_MANY_OOP) {   /* one block (the finals); CMAC: a lane buffer; past it */
                     row(o, op, kl, 16, k);
                     row(o, op, kl, 48, k);
                     row(o, op, kl, 80, k);

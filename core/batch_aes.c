@@ -10,9 +10,10 @@
  * block is prepared here with K1 or K2; a longer one up to its last block),
  * a lane whose message ends takes the next message at once, the busy lanes
  * are always the first ones, and when one message is left it finishes on
- * the single-message path. The CMAC last blocks of longer messages, and
- * messages of one block, are independent blocks: they wait in a buffer and
- * go through the kernel's ECB, many per call. Every argument of every
+ * the single-message path. Last blocks whose chaining value is known are
+ * independent blocks (CMAC: of longer messages, and messages of one block;
+ * CBC: of lanes left with one block after a step): they wait in a buffer
+ * and go through the kernel's ECB, many per call. Every argument of every
  * message is checked before anything is written. */
 #include <string.h>
 #include "hwcrypt/batch.h"
@@ -26,7 +27,7 @@
 #define FEW_SHORT_MAX_N 3                /* few_short: measured on Zen 4 (docs/aes-batch.md) */
 #define FEW_SHORT_MAX_BYTES 64
 #define CMAC_WHOLE_MAX 64                /* CMAC messages run whole from a lane buffer (docs/aes-batch.md) */
-#define CMAC_FINALS 32                   /* CMAC last blocks per ECB call */
+#define FINALS 32                        /* last blocks per ECB call (the finals, below) */
 #define ORDER_WINDOW 64                  /* messages put in order of length at a time */
 #define ORDER_CLASSES 64                 /* length classes of that order */
 #define ORDER_MIN_BYTES 512              /* shorter batches keep their order (the order costs more) */
@@ -37,7 +38,7 @@ _Static_assert((CMAC_WHOLE_MAX & (CMAC_WHOLE_MAX - 1)) == 0 && CMAC_WHOLE_MAX >=
    caller's frame: the lanes keep the size they had before the finals, the
    layout the figures in docs/aes-batch.md were measured with. */
 typedef struct finals {
-    size_t msg[CMAC_FINALS];
+    size_t msg[FINALS];
     size_t n, peak;
 } finals;
 
@@ -76,17 +77,20 @@ typedef struct batch {
    (K1 or K2), so that one step runs it whole; a longer one runs up to its
    last block from the caller's buffer. The busy lanes are always the first
    ones.
-   The finals: SP 800-38B 6.2 step 6's last iteration, T = E_K(C_{n-1} ^
-   M_n'), for the messages whose lanes ran up to the last block and for
-   messages of one block (C_0 = 0): fin[q] = C_{n-1} ^ M_n' of message
-   fq->msg[q], encrypted together by one ECB call when CMAC_FINALS wait and
-   at the end (a lane step of one block cost several times its AES work). */
+   The finals: a message's last block once its chaining value is known is
+   an independent block. CMAC: SP 800-38B 6.2 step 6's last iteration, T =
+   E_K(C_{n-1} ^ M_n'), for the messages whose lanes ran up to the last
+   block and for messages of one block (C_0 = 0); CBC (SP 800-38A 6.2): C_n
+   = E_K(P_n ^ C_{n-1}) for lanes left with one block after a step
+   (cbc_last). fin[q] holds that block of message
+   fq->msg[q]; one ECB call encrypts them when FINALS wait and at the end
+   (a lane step of one block cost several times its AES work). */
 typedef struct lanes {
     hwc_aes_chain io[HWC_AES_MAX_LANES];
     size_t left[HWC_AES_MAX_LANES];
     size_t msg[HWC_AES_MAX_LANES];
     uint8_t tail[HWC_AES_MAX_LANES];
-    uint8_t fin[CMAC_FINALS][16];
+    uint8_t fin[FINALS][16];
     uint8_t mac[HWC_AES_MAX_LANES][16];
     uint8_t whole[HWC_AES_MAX_LANES][CMAC_WHOLE_MAX];
 } lanes;
@@ -94,6 +98,17 @@ typedef struct lanes {
 static size_t chain_blocks(const batch *b, size_t i, const int cmac) {
     if (cmac) return b->len[i] ? (b->len[i] + 15) / 16 : 1;
     return b->len[i] / 16;
+}
+
+/* d = a ^ c, 16 bytes, by 64-bit words (d may be a or c). */
+static inline void xor16(uint8_t *d, const uint8_t *a, const uint8_t *c) {
+    for (int h = 0; h < 16; h += 8) {
+        uint64_t u, v;
+        memcpy(&u, a + h, 8);
+        memcpy(&v, c + h, 8);
+        u ^= v;
+        memcpy(d + h, &u, 8);
+    }
 }
 
 /* SP 800-38B 6.2 steps 3-4 for message i into d: M_n ^ K1 when complete,
@@ -110,34 +125,39 @@ static void cmac_last_block(const batch *b, size_t i, const uint8_t *x, uint8_t 
         if (rem) hwc_copy_short(pad, b->in[i] + len - rem, rem);
         pad[rem] = 0x80;
     }
-    for (int h = 0; h < 16; h += 8) {   /* 64-bit XORs */
-        uint64_t w, k, c = 0;
-        memcpy(&w, m + h, 8);
-        memcpy(&k, sub + h, 8);
-        if (x) memcpy(&c, x + h, 8);
-        w ^= k ^ c;
-        memcpy(d + h, &w, 8);
-    }
+    xor16(d, m, sub);
+    if (x) xor16(d, d, x);
 }
 
-/* The waiting finals through ECB, their tags out. */
+/* The waiting finals through ECB: CMAC tags, CBC last output blocks (and
+   the updated IVs). */
 static void finals_flush(const batch *b, lanes *L) {
     finals *F = b->fq;
     if (!F->n) return;
     b->impl->ecb_encrypt(b->k, L->fin[0], L->fin[0], F->n);
-    for (size_t q = 0; q < F->n; q++) memcpy(b->tags + 16 * F->msg[q], L->fin[q], 16);
+    for (size_t q = 0; q < F->n; q++) {
+        const size_t i = F->msg[q];
+        if (b->tags) {
+            memcpy(b->tags + 16 * i, L->fin[q], 16);
+        } else {
+            memcpy(b->out[i] + b->len[i] - 16, L->fin[q], 16);
+            memcpy(b->ivs + 16 * i, L->fin[q], 16);
+        }
+    }
     F->n = 0;
 }
 
-/* Message i's last block to the finals, after chaining value x (NULL: a
-   message of one block). Out of line, as the rare path of the lane loop.
-   ECB overwrites the blocks with their tags; they are wiped all the same. */
+/* Message i's last block to the finals. CMAC: after chaining value x
+   (NULL: a message of one block); CBC: after the chaining value in its IV
+   (x unused). Out of line, as the rare path of the lane loop. ECB
+   overwrites the blocks with their results; they are wiped all the same. */
 static __attribute__((noinline)) void finals_add(const batch *b, lanes *L, size_t i, const uint8_t *x) {
     finals *F = b->fq;
-    cmac_last_block(b, i, x, L->fin[F->n]);
+    if (b->tags) cmac_last_block(b, i, x, L->fin[F->n]);
+    else xor16(L->fin[F->n], b->in[i] + b->len[i] - 16, b->ivs + 16 * i);
     F->msg[F->n++] = i;
     if (F->n > F->peak) F->peak = F->n;
-    if (F->n == CMAC_FINALS) finals_flush(b, L);
+    if (F->n == FINALS) finals_flush(b, L);
 }
 
 /* Message i (CBC: a block or more; CMAC: two or more) into lane j.
@@ -232,33 +252,61 @@ static inline __attribute__((always_inline)) size_t msg_at(const batch *b, size_
     return o->base + o->at[p - o->base];
 }
 
-/* Past the CMAC messages of one block from `next` on, each to the finals;
-   one copy per order (cmac_skip_kept, cmac_skip_mapped), out of line. */
-static inline __attribute__((always_inline)) size_t cmac_skip(const batch *b, lanes *L, size_t next,
-                                                             const int mapped) {
-    for (; next < b->n && b->len[msg_at(b, next, mapped)] <= 16; next++)
-        finals_add(b, L, msg_at(b, next, mapped), NULL);
+/* Past the messages that need no lane from `next` on: CMAC messages of
+   one block (or none: one padded block) each to the finals, CBC messages of
+   no block. One copy per order (skip_kept, skip_mapped), out of line. */
+static inline __attribute__((always_inline)) size_t skip_short(const batch *b, lanes *L, size_t next,
+                                                              const int mapped) {
+    const size_t lane_min = b->tags ? 17 : 16;
+    for (; next < b->n && b->len[msg_at(b, next, mapped)] < lane_min; next++)
+        if (b->tags) finals_add(b, L, msg_at(b, next, mapped), NULL);
     return next;
 }
-static __attribute__((noinline)) size_t cmac_skip_kept(const batch *b, lanes *L, size_t next) {
-    return cmac_skip(b, L, next, 0);
+static __attribute__((noinline)) size_t skip_kept(const batch *b, lanes *L, size_t next) {
+    return skip_short(b, L, next, 0);
 }
-static __attribute__((noinline)) size_t cmac_skip_mapped(const batch *b, lanes *L, size_t next) {
-    return cmac_skip(b, L, next, 1);
+static __attribute__((noinline)) size_t skip_mapped(const batch *b, lanes *L, size_t next) {
+    return skip_short(b, L, next, 1);
 }
-/* The first message from `next` on that needs a lane: for CMAC one of two
-   blocks or more (messages of one block passed on the way go to the
-   finals), for CBC one of a block or more (CBC messages of no block need
-   nothing); n when none is left. CBC keeps its loop inline and CMAC only its
-   usual case: a call there made 64 x 64 B batches 3-9% slower. */
+/* The first message from `next` on that needs a lane (CMAC: two blocks
+   or more; CBC: one or more); n when none is left. Only the usual cases
+   inline: the whole search as a call made 64 x 64 B batches 3-9% slower.
+   (CBC messages of one block through the finals made 64 x 16 B batches
+   1.16-1.28x slower than one lane step of one block.) */
 static inline __attribute__((always_inline)) size_t next_chain(const batch *b, lanes *L, size_t next, const int cmac,
                                                               const int mapped) {
-    if (!cmac) {
-        while (next < b->n && b->len[msg_at(b, next, mapped)] < 16) next++;
-        return next;
+    if (next == b->n || b->len[msg_at(b, next, mapped)] >= (cmac ? 17u : 16u)) return next;
+    return mapped ? skip_mapped(b, L, next) : skip_kept(b, L, next);
+}
+
+/* CBC lanes that ran up to their last block (SP 800-38A 6.2: C_n = E_K(P_n
+   ^ C_{n-1}), C_{n-1} in the message's IV) send it to the finals and take
+   the next message, as if they had ended; a message of one block in a lane
+   keeps it (one step of such messages was cheaper than the finals). One
+   copy per order, out of line (cbc_last_kept, cbc_last_mapped). Returns the
+   next message and updates the next step's length. */
+static inline __attribute__((always_inline)) size_t cbc_last(const batch *b, lanes *L, size_t busy, size_t next,
+                                                            size_t *fewest, const int mapped) {
+    size_t f = SIZE_MAX;
+    for (size_t j = 0; j < busy; j++) {
+        if (L->left[j] == 1 && L->io[j].in != b->in[L->msg[j]]) {
+            finals_add(b, L, L->msg[j], NULL);
+            L->left[j] = 0;
+            next = next_chain(b, L, next, 0, mapped);
+            if (next < b->n) lane_start(b, L, j, msg_at(b, next++, mapped), 0);
+        }
+        if (L->left[j] && L->left[j] < f) f = L->left[j];
     }
-    if (next < b->n && b->len[msg_at(b, next, mapped)] > 16) return next;
-    return mapped ? cmac_skip_mapped(b, L, next) : cmac_skip_kept(b, L, next);
+    *fewest = f;
+    return next;
+}
+static __attribute__((noinline)) size_t cbc_last_kept(const batch *b, lanes *L, size_t busy, size_t next,
+                                                      size_t *fewest) {
+    return cbc_last(b, L, busy, next, fewest, 0);
+}
+static __attribute__((noinline)) size_t cbc_last_mapped(const batch *b, lanes *L, size_t busy, size_t next,
+                                                        size_t *fewest) {
+    return cbc_last(b, L, busy, next, fewest, 1);
 }
 
 /* A step runs as many blocks as every busy lane has left in a row; a lane
@@ -276,10 +324,14 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
     while (busy >= 2) {
         b->impl->chain_step(b->k, L->io, busy, s);
         size_t fewest = SIZE_MAX;   /* the next step's, found on the way */
+        int one_left = 0;           /* CBC: a lane ran up to its last block */
         for (size_t j = 0; j < busy; j++) {
             if ((L->left[j] -= s) != 0) {
                 L->io[j].in += 16 * s;
-                if (!cmac) L->io[j].out += 16 * s;
+                if (!cmac) {
+                    L->io[j].out += 16 * s;
+                    one_left |= L->left[j] == 1;
+                }
             } else {
                 if (cmac && L->tail[j]) finals_add(b, L, L->msg[j], L->mac[j]);
                 else if (cmac) memcpy(b->tags + 16 * L->msg[j], L->mac[j], 16);
@@ -289,6 +341,8 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
             }
             fewest = L->left[j] < fewest ? L->left[j] : fewest;
         }
+        if (!cmac && one_left) next = mapped ? cbc_last_mapped(b, L, busy, next, &fewest)
+                                             : cbc_last_kept(b, L, busy, next, &fewest);
         s = fewest;
         if (next < b->n) continue;
         /* empty lanes (left 0) take the last busy lanes */
@@ -306,7 +360,7 @@ static inline __attribute__((always_inline)) void run_lanes(const batch *b, lane
         lane_start(b, L, 0, msg_at(b, next++, mapped), cmac);
         lane_finish(b, L, 0, cmac);
     }
-    if (cmac) finals_flush(b, L);
+    finals_flush(b, L);
 }
 
 /* 1 when CBC messages are few and short enough that single-message calls
@@ -343,12 +397,12 @@ static void run_batch(const batch *b) {
         const size_t used = width < b->n ? (width ? width : 1) : b->n;   /* lanes that held a message */
         hwc_wipe_inline(L.whole, used * sizeof L.whole[0]);   /* CMAC states and last blocks */
         hwc_wipe_inline(L.mac, used * sizeof L.mac[0]);
-        hwc_wipe_inline(L.fin, b->fq->peak * sizeof L.fin[0]);
     } else if (b->ord) {
         run_lanes(b, &L, width, 0, 1);
     } else {
         run_lanes(b, &L, width, 0, 0);
     }
+    if (b->fq->peak) hwc_wipe_inline(L.fin, b->fq->peak * sizeof L.fin[0]);   /* CMAC: tags; CBC: outputs */
 }
 
 /* ---- public functions ---------------------------------------------------- */
@@ -394,8 +448,9 @@ int hwc_aes_cbc_encrypt_many(const hwc_aes_key *k, size_t n, uint8_t *ivs, uint8
     if (n == 1) {   /* the single call's work without the scheduler's */
         if (len[0]) HWC_AES_MODE(impl, cbc_encrypt)(k, ivs, out[0], in[0], len[0] / 16);
     } else {
+        finals F = {.n = 0, .peak = 0};
         order o = {.base = 0, .len = 0};
-        batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}, NULL, NULL};
+        batch b = {k, impl, n, in, out, len, ivs, NULL, {0}, {0}, &F, NULL};
         if (mixed_lengths(n, len)) b.ord = &o;
         run_batch(&b);
     }

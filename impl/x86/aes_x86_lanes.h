@@ -301,15 +301,11 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
         chain_step_few(in, out, st, &K, blocks, nr, store, 4);
         return;
     }
-    HWC_UNROLL for (int j = 0; j < W; j++)
-        for (int h = 0; h < 2; h++) {
-            sin[h][j] = stage_in[h] + 64 * j;
-            sout[h][j] = stage_out[h] + 64 * j;
-        }
-    /* zmm: 8 chains leave no room for held keys. CBC-MAC reads them from a
-       per-call buffer of broadcast keys; CBC encryption broadcasts them per
-       step instead: its 32 output lines per step, page-aligned in the usual
-       case, would alias (same address bits 11:0) with the buffer's loads. */
+    /* zmm: CBC-MAC reads the keys from a per-call buffer of broadcast keys;
+       CBC encryption broadcasts them per step instead (AES-128: once, into
+       registers, below): its 32 output lines per step, page-aligned in the
+       usual case, would alias (same address bits 11:0) with the buffer's
+       loads. */
     hwc_v wide[15];
     if (!store) wide_keys(&K, wide, nr);
     hwc_v x[HWC_NB];
@@ -322,8 +318,7 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
         else
             chain_staggered(x, &K, in, out, blocks, STAGGER, nr);
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter_plain(st + HWC_L * i, 0, x[i]);
-        wide_keys_end(wide, nr);
-        return;
+        return;   /* CBC: no wide keys to wipe */
     }
     /* CBC with AES-128: the round keys in registers from here on (broadcast
        from the schedule every round, 32 lanes took 1.12x the time in L1;
@@ -333,8 +328,14 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     /* 8 lanes (xmm) fit in the ways of one set: no staging there */
     const size_t groups = W > 8 && blocks >= 8 && lanes_collide(in, 4) ? blocks / 4 : 0;
     const int stage_out_lines = store && groups && lanes_collide((const uint8_t *const *)out, out_limit);
-    if (groups)
+    if (groups) {   /* the staging areas' lines, and the first group in */
+        HWC_UNROLL for (int j = 0; j < W; j++)
+            for (int h = 0; h < 2; h++) {
+                sin[h][j] = stage_in[h] + 64 * j;
+                sout[h][j] = stage_out[h] + 64 * j;
+            }
         for (int j = 0; j < W; j++) copy64(stage_in[0] + 64 * j, in[j]);
+    }
     if (stage_out_lines) {
         for (size_t g = 0; g < groups; g++)
             chain_group(x, &K, sin[g & 1], sout[g & 1], 0, g + 1 < groups ? stage_in[(g + 1) & 1] : NULL, in,
@@ -349,7 +350,7 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter_plain(st + HWC_L * i, 0, x[i]);
     if (groups) hwc_wipe_inline(stage_in, sizeof stage_in);
     if (stage_out_lines) hwc_wipe_inline(stage_out, sizeof stage_out);
-    wide_keys_end(wide, nr);
+    if (!store) wide_keys_end(wide, nr);
 }
 
 /* out_limit: the output lines per L1 set that the cache takes as they are

@@ -147,20 +147,22 @@ static size_t sector_unit(size_t len) {
     return len >= 16384 ? 4096 : len >= 8192 ? 512 : len >= 1024 ? 528 : 16;
 }
 
-/* 33 messages of 1 KiB: all 32 zmm lanes busy, the last one alone. CBC outputs 4 KiB
-   apart for calls of 8 KiB and more, so that the zmm step staggers its vectors, else
-   1040 bytes apart, so that it runs them as they are, with the keys held in registers
-   (impl/x86/aes_x86_lanes.h). */
+/* 33 messages: all 32 zmm lanes busy, the last one alone. The CBC step of the zmm
+   kernel (impl/x86/aes_x86_lanes.h) then takes each of its paths: calls of 8 KiB and
+   more, 1 KiB each with outputs 4 KiB apart (the vectors staggered); 1039 bytes, 256
+   bytes each in place 4 KiB apart (lines staged); else 1 KiB each with outputs 1040
+   bytes apart (run as they are). The last two with the AES-128 keys held in registers. */
 static void many_wide(const aes_job *j) {
     static uint8_t outs_wide[33 * 4096], ivs_wide[33 * 16], tags_wide[33 * 16];
     const uint8_t *ins[33];
     uint8_t *outs[33];
     size_t lens[33];
-    const size_t apart = j->len >= 8192 ? 4096 : 1040;
+    const int staged = j->len == 1039 && j->mode == CBC_MANY;
+    const size_t apart = j->len >= 8192 || staged ? 4096 : 1040;
     for (int i = 0; i < 33; i++) {
-        ins[i] = j->in + 16 * i;
         outs[i] = outs_wide + apart * i;
-        lens[i] = 1024;
+        ins[i] = staged ? outs[i] : j->in + 16 * i;
+        lens[i] = staged ? 256 : 1024;
     }
     if (j->mode == CMAC_MANY) hwc_cmac_many(key64, j->key_len, 33, ins, lens, tags_wide);
     else hwc_aes_cbc_encrypt_many(&j->k, 33, ivs_wide, outs, ins, lens);

@@ -320,14 +320,15 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) scatter_plain(st + HWC_L * i, 0, x[i]);
         return;   /* CBC: no wide keys to wipe */
     }
-    /* CBC with AES-128: the round keys in registers from here on (broadcast
-       from the schedule every round, 32 lanes took 1.12x the time in L1;
-       docs/aes-batch.md). Not with more rounds: the compiler then spilled
-       keys to the frame (tests/test_stack_scan.c). */
-    if (store && nr == 10) hold_keys(&K, nr);
     /* 8 lanes (xmm) fit in the ways of one set: no staging there */
     const size_t groups = W > 8 && blocks >= 8 && lanes_collide(in, 4) ? blocks / 4 : 0;
     const int stage_out_lines = store && groups && lanes_collide((const uint8_t *const *)out, out_limit);
+    /* CBC with AES-128, lines not staged: the round keys in registers
+       (broadcast from the schedule every round, 32 lanes took 1.12x the
+       time in L1; docs/aes-batch.md). Not with more rounds or with the
+       staging copies: the compiler then spilled keys to the frame
+       (tests/test_stack_scan.c). */
+    if (store && nr == 10 && !groups) hold_keys(&K, nr);
     if (groups) {   /* the staging areas' lines, and the first group in */
         HWC_UNROLL for (int j = 0; j < W; j++)
             for (int h = 0; h < 2; h++) {

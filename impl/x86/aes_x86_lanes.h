@@ -302,10 +302,11 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
         return;
     }
     /* zmm: CBC-MAC reads the keys from a per-call buffer of broadcast keys;
-       CBC encryption broadcasts them per step instead (AES-128: once, into
-       registers, below): its 32 output lines per step, page-aligned in the
-       usual case, would alias (same address bits 11:0) with the buffer's
-       loads. */
+       CBC encryption broadcasts them per step instead: its 32 output lines
+       per step, page-aligned in the usual case, would alias (same address
+       bits 11:0) with the buffer's loads. Held in registers they measured
+       faster, but compilers spilled them to the frame
+       (tests/test_stack_scan.c; docs/aes-batch.md). */
     hwc_v wide[15];
     if (!store) wide_keys(&K, wide, nr);
     hwc_v x[HWC_NB];
@@ -323,12 +324,6 @@ HWC_X86_INLINE void chain_step_n(const hwc_aes_key *k, const hwc_aes_chain *lane
     /* 8 lanes (xmm) fit in the ways of one set: no staging there */
     const size_t groups = W > 8 && blocks >= 8 && lanes_collide(in, 4) ? blocks / 4 : 0;
     const int stage_out_lines = store && groups && lanes_collide((const uint8_t *const *)out, out_limit);
-    /* CBC with AES-128, lines not staged: the round keys in registers
-       (broadcast from the schedule every round, 32 lanes took 1.12x the
-       time in L1; docs/aes-batch.md). Not with more rounds or with the
-       staging copies: the compiler then spilled keys to the frame
-       (tests/test_stack_scan.c). */
-    if (store && nr == 10 && !groups) hold_keys(&K, nr);
     if (groups) {   /* the staging areas' lines, and the first group in */
         HWC_UNROLL for (int j = 0; j < W; j++)
             for (int h = 0; h < 2; h++) {

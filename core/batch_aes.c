@@ -82,9 +82,9 @@ typedef struct batch {
    E_K(C_{n-1} ^ M_n'), for the messages whose lanes ran up to the last
    block and for messages of one block (C_0 = 0); CBC (SP 800-38A 6.2): C_n
    = E_K(P_n ^ C_{n-1}) for lanes left with one block after a step
-   (cbc_last). fin[q] holds that block of message
-   fq->msg[q]; one ECB call encrypts them when FINALS wait and at the end
-   (a lane step of one block cost several times its AES work). */
+   (cbc_last). fin[q] holds that block of message fq->msg[q]; one ECB call
+   encrypts them when FINALS wait and at the end (a lane step of one block
+   cost several times its AES work). */
 typedef struct lanes {
     hwc_aes_chain io[HWC_AES_MAX_LANES];
     size_t left[HWC_AES_MAX_LANES];
@@ -252,13 +252,16 @@ static inline __attribute__((always_inline)) size_t msg_at(const batch *b, size_
     return o->base + o->at[p - o->base];
 }
 
+/* The shortest message that takes a lane: CMAC two blocks (17 bytes), CBC
+   one block. */
+static inline size_t lane_min_len(const int cmac) { return cmac ? 17 : 16; }
+
 /* Past the messages that need no lane from `next` on: CMAC messages of
    one block (or none: one padded block) each to the finals, CBC messages of
    no block. One copy per order (skip_kept, skip_mapped), out of line. */
 static inline __attribute__((always_inline)) size_t skip_short(const batch *b, lanes *L, size_t next,
                                                               const int mapped) {
-    const size_t lane_min = b->tags ? 17 : 16;
-    for (; next < b->n && b->len[msg_at(b, next, mapped)] < lane_min; next++)
+    for (; next < b->n && b->len[msg_at(b, next, mapped)] < lane_min_len(b->tags != NULL); next++)
         if (b->tags) finals_add(b, L, msg_at(b, next, mapped), NULL);
     return next;
 }
@@ -275,7 +278,7 @@ static __attribute__((noinline)) size_t skip_mapped(const batch *b, lanes *L, si
    1.16-1.28x slower than one lane step of one block.) */
 static inline __attribute__((always_inline)) size_t next_chain(const batch *b, lanes *L, size_t next, const int cmac,
                                                               const int mapped) {
-    if (next == b->n || b->len[msg_at(b, next, mapped)] >= (cmac ? 17u : 16u)) return next;
+    if (next == b->n || b->len[msg_at(b, next, mapped)] >= lane_min_len(cmac)) return next;
     return mapped ? skip_mapped(b, L, next) : skip_kept(b, L, next);
 }
 

@@ -13,13 +13,15 @@ batches of 256 bytes (64: 16 KiB, L1-resident), timed by the driver of
 scripts/gcm-zmm-floor.py (core cycles from a chain of dependent adds).
 
     python3 scripts/gcm-ymm-floor.py [--cpu N] [--batches 64] [--regs 16|32]
-                                     [--ctr kernel|xor] [--no-reduce] [--no-hash]
+                                     [--ctr kernel|xor] [--no-reduce] [--no-hash] [--group 1|2]
 
 --regs 16: the 16 registers of AVX2, constants and x as memory operands (what
 an AVX2-only CPU allows); 32: the constants, the counter step and x held in
 ymm16-ymm20 (EVEX forms, needs AVX512VL: a bound, not a kernel). --ctr xor:
 counter blocks from memory, one XOR each (cheaper than any real counter).
---no-hash: the CTR part alone (the AES floor of the loop).
+--no-hash: the CTR part alone (the AES floor of the loop). --group 2: two
+batches per reduction (gcm_group): the first leaves its sums unreduced, the
+second adds to them and reduces.
 """
 import argparse
 import importlib.util
@@ -27,7 +29,7 @@ import os
 import sys
 
 
-def loop_asm(regs, ctr, reduce_, hash_):
+def loop_asm(regs, ctr, reduce_, hash_, group=1):
     """AT&T assembly of gcm_floor_loop(n, keys, htab, in, out, consts).
 
     keys: 11 round keys, each broadcast to 32 bytes; htab: powers at 32 i,
@@ -46,7 +48,17 @@ def loop_asm(regs, ctr, reduce_, hash_):
             e(f"  vmovdqu64 {c[k]}, %ymm{16 + i}")
             c[k] = f"%ymm{16 + i}"
     e(".p2align 6\n1:")
-    if hash_:
+    for b in range(group):
+        batch_asm(e, x, c, regs, ctr, reduce_, hash_, b == 0, b == group - 1)
+        e("  add $256, %rcx\n  add $256, %r8")
+    e(f"  sub ${group}, %rdi\n  jnz 1b\n  vzeroupper\n  ret")
+    e('.section .note.GNU-stack,"",@progbits')
+    return "\n".join(a) + "\n"
+
+
+def batch_asm(e, x, c, regs, ctr, reduce_, hash_, first, last):
+    """One batch of 256 bytes; sums zeroed in the first of a group, reduced in the last."""
+    if hash_ and first:
         e(f"  {x} %ymm9, %ymm9, %ymm9\n  {x} %ymm10, %ymm10, %ymm10\n  {x} %ymm11, %ymm11, %ymm11")
     e("  vmovdqu (%rsi), %ymm8")
     for i in range(8):
@@ -65,7 +77,9 @@ def loop_asm(regs, ctr, reduce_, hash_):
             e(f"  vpclmulqdq ${imm}, {off + 32 * v}(%rdx), %ymm{src}, %ymm14\n  {x} %ymm14, %ymm{acc}, %ymm{acc}")
 
     def close():
-        product(0, True)
+        product(0, first)
+        if not last:
+            return
         if reduce_:   # gh_reduce: m = mid ^ lo ^ hi, folded twice into hi
             fold = c["fold"]
             e(f"  {x} %ymm9, %ymm11, %ymm11\n  {x} %ymm10, %ymm11, %ymm11")
@@ -88,9 +102,6 @@ def loop_asm(regs, ctr, reduce_, hash_):
     for i in range(8):
         e(f"  {x} {32 * i}(%rcx), %ymm8, %ymm12\n  vaesenclast %ymm12, %ymm{i}, %ymm{i}")
         e(f"  vmovdqu %ymm{i}, {32 * i}(%r8)")
-    e("  add $256, %rcx\n  add $256, %r8\n  dec %rdi\n  jnz 1b\n  vzeroupper\n  ret")
-    e('.section .note.GNU-stack,"",@progbits')
-    return "\n".join(a) + "\n"
 
 
 def main():
@@ -101,16 +112,17 @@ def main():
     ap.add_argument("--ctr", choices=("kernel", "xor"), default="kernel")
     ap.add_argument("--no-reduce", action="store_true")
     ap.add_argument("--no-hash", action="store_true")
+    ap.add_argument("--group", type=int, choices=(1, 2), default=1, help="batches per reduction")
     o = ap.parse_args()
-    if o.batches < 1 or o.batches > 256:
-        sys.exit("--batches: 1..256")
+    if o.batches < 1 or o.batches > 256 or o.batches % o.group:
+        sys.exit("--batches: 1..256, a multiple of --group")
     here = os.path.dirname(os.path.abspath(__file__))
     spec = importlib.util.spec_from_file_location("gcm_zmm_floor", os.path.join(here, "gcm-zmm-floor.py"))
     zmm = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(zmm)
     zmm.require_flags(["avx2", "vaes", "vpclmulqdq"] + (["avx512vl"] if o.regs == 32 else []))
-    zmm.build_and_run(loop_asm(o.regs, o.ctr, not o.no_reduce, not o.no_hash), o.batches, 256, o.cpu,
-                      f"ymm, {o.batches} batches, {o.regs} registers, counters {o.ctr}, "
+    zmm.build_and_run(loop_asm(o.regs, o.ctr, not o.no_reduce, not o.no_hash, o.group), o.batches, 256, o.cpu,
+                      f"ymm, {o.batches} batches of {o.group} per reduction, {o.regs} registers, counters {o.ctr}, "
                       f"hash {'no' if o.no_hash else 'yes'}, reduction {'no' if o.no_reduce else 'yes'}")
 
 

@@ -560,16 +560,23 @@ HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV
    a batch just stored keeps the hash waiting for its stores (3% slower at 16-64 KiB,
    docs/gcm.md). f (a constant): the length block folded into this batch's
    hash (gh_fold). */
-HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
-                              __m128i *x, const int hash, const uint8_t *gsrc, const GV *pv, GV *pvo,
-                              uint8_t *out, const uint8_t *in, const gh_fold *f, const unsigned nr) {
+HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
+                                   __m128i *x, const int hash, const uint8_t *gsrc, const GV *pv, GV *pvo,
+                                   uint8_t *out, const uint8_t *in, const gh_fold *f, GV *acc, const int first,
+                                   const unsigned left, const unsigned nr) {
     const GV bswv = G_BC(gcm_bswap_mask());
     G_OPAQUE(s);
     G_OPAQUE(htab);
-    const unsigned char *pw = htab + 16 * (32 - GB), *kt = pw + 512;
+    /* the powers left GB..(left - 1) GB + 1 (gcm_group) */
+    const unsigned char *pw = htab + 16 * (32 - left * GB), *kt = pw + 512;
     const unsigned sh = G_FOLD_SH(f);
     GV a[GNV];
     GV lo = G_ZERO(), hi = lo, mid = lo;
+    if (!first) {
+        lo = acc[0];
+        hi = acc[1];
+        mid = acc[2];
+    }
     /* GHASH input from memory: encryption hashes the previous batch's
        output, which the compiler would otherwise keep (and spill) from the
        stores before */
@@ -609,8 +616,16 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
         /* vector 0, which takes x, last (gh_batch_close) */
         GV p0 = G_LDK(pw), k0 = G_LDK(kt);
         G_FOLD_CLOSE(pw, f, &p0, &k0, &lo, &hi, &mid);
-        gh_acc(G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x)), p0, k0, &lo, &hi, &mid);
-        *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+        GV d0 = G_SHUF8(G_LD(gsrc), bswv);
+        if (first) d0 = G_XOR(d0, G_LANE0(*x));
+        gh_acc(d0, p0, k0, &lo, &hi, &mid);
+        if (left > 1) {
+            acc[0] = lo;
+            acc[1] = hi;
+            acc[2] = mid;
+        } else {
+            *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+        }
     }
     const GV kl = G_RK(s, nr);
     G_UNROLL for (int i = 0; i < GNV; i++) {
@@ -619,6 +634,34 @@ HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned c
         if (pvo) pvo[i] = G_SHUF8(o, bswv);
     }
 }
+
+HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
+                              __m128i *x, const int hash, const uint8_t *gsrc, const GV *pv, GV *pvo,
+                              uint8_t *out, const uint8_t *in, const gh_fold *f, const unsigned nr) {
+    gcm_batch_part(s, wide, htab, cv, x, hash, gsrc, pv, pvo, out, in, f, NULL, 1, 1, nr);
+}
+
+#if HWC_GCM_W == 256 || (HWC_GCM_W == 128 && !defined(__clang__))
+/* G_GROUP batches (32 blocks: the table's powers) with one reduction (ymm;
+   xmm built by gcc: clang spilled round keys around the second batch, the
+   stack scan's finding): each batch adds its GHASH input's products on its
+   share of the powers to unreduced sums (x in the first block of the first),
+   and the last reduces once. The reduction sits on the chain from one x to
+   the next; one per 32 blocks instead of one per batch (docs/gcm.md). Each
+   batch hashes its own input (dec) or the output of the batch before (the
+   first: gsrc). */
+#define G_GROUP (32 / GB)
+HWC_X86_INLINE void gcm_group(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv, __m128i *x,
+                              const uint8_t *gsrc, uint8_t *out, const uint8_t *in, const int dec,
+                              const unsigned nr) {
+    GV acc[3];
+    G_UNROLL for (unsigned j = 0; j < G_GROUP; j++) {
+        const uint8_t *g = dec ? in + 16 * GB * j : j ? out + 16 * GB * (j - 1) : gsrc;
+        gcm_batch_part(s, wide, htab, cv, x, 1, g, NULL, NULL, out + 16 * GB * j, in + 16 * GB * j, NULL, acc,
+                       j == 0, G_GROUP - j, nr);
+    }
+}
+#endif
 
 #if HWC_GCM_W == 512 && !defined(__clang__)
 #define G_SKEW 1
@@ -811,6 +854,12 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
                 gcm_batch(s, wide, htab, cv, &x, 0, NULL, NULL, NULL, out, in, NULL, nr);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
+#ifdef G_GROUP
+            while (blocks >= G_GROUP * GB) {
+                gcm_group(s, wide, htab, cv, &x, dec ? in : out - 16 * GB, out, in, dec, nr);
+                in += 16 * G_GROUP * GB; out += 16 * G_GROUP * GB; blocks -= G_GROUP * GB;
+            }
+#endif
             while (blocks >= (f && dec ? 2 * GB : GB)) {
                 gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, NULL, NULL, out, in, NULL, nr);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;

@@ -559,7 +559,10 @@ HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV
    goes to pvo in that form (pvo == pv in a loop); gsrc is not read. Read back from memory,
    a batch just stored keeps the hash waiting for its stores (3% slower at 16-64 KiB,
    docs/gcm.md). f (a constant): the length block folded into this batch's
-   hash (gh_fold). */
+   hash (gh_fold). acc, first, left (constants; xmm/ymm, gcm_group): the
+   batch is one of a group that ends left - 1 batches on; unless first, its
+   sums start from acc[], and unless last (left == 1), they go back there
+   unreduced and *x stays as it was. */
 HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
                                    __m128i *x, const int hash, const uint8_t *gsrc, const GV *pv, GV *pvo,
                                    uint8_t *out, const uint8_t *in, const gh_fold *f, GV *acc, const int first,
@@ -635,6 +638,7 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
     }
 }
 
+/* One batch of its own: x in, reduced into x. */
 HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
                               __m128i *x, const int hash, const uint8_t *gsrc, const GV *pv, GV *pvo,
                               uint8_t *out, const uint8_t *in, const gh_fold *f, const unsigned nr) {

@@ -616,10 +616,9 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
             G_FENCE(a, d, lo, hi, mid);
             gh_acc(d, G_LDK(pw + 16 * GL * r - sh), G_LDK(kt + 16 * GL * r - sh), &lo, &hi, &mid);
         }
-        if (hash && pairs && r == cr && pv) {   /* as gh_batch_close */
-            *x = gh_regs_close(pw, kt, pv, *x, lo, hi, mid, f);
-        } else if (hash && pairs && r == cr) {
-            gh_batch_close(gsrc, pw, x, lo, hi, mid, f);
+        if (hash && pairs && r == cr) {
+            if (pv) *x = gh_regs_close(pw, kt, pv, *x, lo, hi, mid, f);   /* as gh_batch_close */
+            else gh_batch_close(gsrc, pw, x, lo, hi, mid, f);
         }
     }
     if (hash && !pairs) {

@@ -24,3 +24,9 @@ sudo=""
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q -o DPkg::Lock::Timeout=300 >/dev/null
 $sudo apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 "${missing[@]}" >/dev/null
+# The downloaded .debs are not needed once installed; on a short disk (CI once
+# ran out of space) they go.
+avail=$(df -Pm /var/cache/apt | awk 'NR == 2 {print $4}')
+if [ "${avail:-0}" -lt 8192 ]; then
+  echo "deps: $avail MB free: apt-get clean"; $sudo apt-get clean
+fi

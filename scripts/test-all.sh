@@ -21,7 +21,16 @@ t0=$SECONDS
 passed=0
 failed=0
 failures=()
-log() { printf '\n[test-all +%ds] %s\n' "$((SECONDS - t0))" "$*"; }
+free_mb() { df -Pm . | awk 'NR == 2 {print $4}'; }
+log() { printf '\n[test-all +%ds, %s MB free] %s\n' "$((SECONDS - t0))" "$(free_mb)" "$*"; }
+# CI once ran out of disk while linking the ASan suite (491 s in): each build
+# tree goes as soon as its leg is done (HWC_KEEP_BUILDS=1 keeps them), and the
+# sanitizer legs carry line tables only (-g1), which is all their reports use.
+# A leg that failed keeps its tree: fuzz crash inputs and logs stay to read.
+drop_build() {  # $1 = build tree no later leg needs, $2 = failures before the leg
+  [ "${HWC_KEEP_BUILDS:-0}" = 1 ] || [ "$failed" != "$2" ] && return 0
+  echo "dropping $1 ($(du -sm "$1" 2>/dev/null | cut -f1) MB)"; rm -rf "$1"
+}
 count_ctest() {  # $1 = label, $2 = ctest output file
   local line total bad
   line=$(grep -E 'tests passed, [0-9]+ tests? failed out of' "$2" | tail -n 1)
@@ -53,10 +62,12 @@ count_ctest "native" build-ci/ctest.log
 #     (clang once turned a masked table scan into a secret-dependent branch)
 if command -v clang >/dev/null; then
   log "clang build (-Werror) and suite"
+  leg_failed=$failed
   if CC=clang cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DHWC_WERROR=ON \
        -DHWC_BUILD_BENCH=ON >/dev/null && cmake --build build-clang -j"$jobs" >/dev/null; then
     ctest --test-dir build-clang --output-on-failure -j"$jobs" 2>&1 | tee build-clang/ctest.log
     count_ctest "clang" build-clang/ctest.log
+    drop_build build-clang "$leg_failed"
   else
     step_fail "clang build"
   fi
@@ -66,14 +77,16 @@ fi
 #    sanitizers' documentation and OSS-Fuzz do: gcc took 11 minutes for
 #    impl/x86/aes_avx512.c instrumented at -O2, 5.7 at -O1, and the suite runs
 #    10% longer. The MSan constant-time leg keeps -O2, like the release build.
-san_o1=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g -DNDEBUG")
+san_o1=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
 log "ASan + UBSan build and suite"
+leg_failed=$failed
 cmake -S . -B build-asan -G Ninja "${san_o1[@]}" -DHWC_WERROR=ON \
   -DHWC_SANITIZE=ON -DHWC_BUILD_BENCH=ON >/dev/null &&
   cmake --build build-asan -j"$jobs" || { echo "sanitizer build failed"; exit 1; }
 ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$jobs" 2>&1 |
   tee build-asan/ctest.log
 count_ctest "asan" build-asan/ctest.log
+drop_build build-asan "$leg_failed"
 
 # 3. Old CPUs under qemu-x86_64: expected active kernels, then every test program.
 log "old-CPU dispatch under qemu-x86_64"
@@ -143,12 +156,15 @@ fi
 # 5. AArch64
 if [ -f .ci/arm64.sh ] && [ "${HWC_SKIP_ARM64:-0}" != 1 ]; then
   log "AArch64 leg"
+  leg_failed=$failed
   if bash .ci/arm64.sh 2>&1 | tee build-ci/arm64.log; then step_ok; else step_fail "AArch64 leg"; fi
+  drop_build build-arm64-gcc "$leg_failed"; drop_build build-arm64-clang "$leg_failed"
 fi
 
 # 6. Differential fuzzing: every kernel against generic and OpenSSL/libgcrypt/GMP.
 fuzz_secs=${HWC_FUZZ_SECONDS:-30}
 log "fuzzers (clang-19, ASan + UBSan, ${fuzz_secs} s each)"
+leg_failed=$failed
 if CC=clang-19 cmake -S . -B build-fuzz -G Ninja "${san_o1[@]}" -DHWC_WERROR=ON \
      -DHWC_SANITIZE=ON -DHWC_FUZZ=ON -DHWC_BUILD_PROVIDER=OFF -DHWC_BUILD_TESTS=OFF -DHWC_BUILD_BENCH=OFF \
      -DHWC_BUILD_TOOLS=OFF >/dev/null && cmake --build build-fuzz -j"$jobs" >/dev/null; then
@@ -163,12 +179,14 @@ if CC=clang-19 cmake -S . -B build-fuzz -G Ninja "${san_o1[@]}" -DHWC_WERROR=ON 
       tail -n 30 "build-fuzz/fuzz_$h.log"; step_fail "fuzz_$h (input in build-fuzz/crash-*)"
     fi
   done
+  drop_build build-fuzz "$leg_failed"
 else
   step_fail "fuzz build"
 fi
 
 # 7. ThreadSanitizer (Criterion's runner cannot start under TSan: a plain program).
 log "ThreadSanitizer: init and kernel-switching races"
+leg_failed=$failed
 if CC=clang-19 cmake -S . -B build-tsan -G Ninja "${san_o1[@]}" -DHWC_WERROR=ON \
      -DHWC_TSAN=ON -DHWC_BUILD_PROVIDER=OFF -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_TOOLS=OFF >/dev/null &&
    cmake --build build-tsan -j"$jobs" --target tsan_threads >/dev/null; then
@@ -176,6 +194,7 @@ if CC=clang-19 cmake -S . -B build-tsan -G Ninja "${san_o1[@]}" -DHWC_WERROR=ON 
     TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build-tsan/tests/tsan_threads &&
       step_ok || step_fail "tsan_threads (run $i)"
   done
+  drop_build build-tsan "$leg_failed"
 else
   step_fail "tsan build"
 fi

@@ -464,7 +464,11 @@ int hwc_aes_cbc_encrypt_many(const hwc_aes_key *k, size_t n, uint8_t *ivs, uint8
 /* IEEE 1619 5.1: the tweak of data unit `sector` is its 16-byte
    little-endian number, encrypted with the tweak key. Units go in runs of
    XTS_TWEAK_BATCH: their tweaks as one ECB call, their blocks through the
-   kernel's units loop (round keys loaded once per run). */
+   kernel's units loop (round keys loaded once per run). Runs of fewer than
+   XTS_UNITS_MIN units take the single-unit slot per unit instead: below
+   that the units loop's set-up (zmm: the broadcast key table, three tweak
+   sets and their wipes) cost more than it saved (docs/aes-batch.md). */
+#define XTS_UNITS_MIN 8
 static int xts_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_size, uint8_t *out,
                        const uint8_t *in, size_t len, int decrypt) {
     if (sector_size < 16 || sector_size > XTS_MAX_UNIT || sector_size % 16) return HWC_ERR_DATA_LENGTH;
@@ -475,20 +479,21 @@ static int xts_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_
     if (!di || !ti) return HWC_ERR_BAD_ARGUMENT;
     const size_t units = len / sector_size, unit_blocks = sector_size / 16;
     if (units - 1 > UINT64_MAX - sector) return HWC_ERR_BAD_ARGUMENT;
+    void (*units_fn)(const hwc_aes_key *, const uint8_t *, size_t, size_t, uint8_t *, const uint8_t *) =
+        decrypt ? di->xts_decrypt_units : di->xts_encrypt_units;
     uint8_t t[16 * XTS_TWEAK_BATCH];
+    size_t used = 0;   /* bytes of t[] written: wiped below */
     for (size_t done = 0; done < units;) {
         const size_t c = units - done < XTS_TWEAK_BATCH ? units - done : XTS_TWEAK_BATCH;
-        memset(t, 0, 16 * c);
-        for (size_t u = 0; u < c; u++) {
-            const uint64_t s = sector + done + u;
-            for (int i = 0; i < 8; i++) t[16 * u + i] = (uint8_t)(s >> (8 * i));
+        used = used > 16 * c ? used : 16 * c;
+        for (size_t u = 0; u < c; u++) {   /* one 16-byte store each (internal/bytes.h) */
+            const hwc_u64x2 v = {hwc_le64_word(sector + done + u), 0};
+            memcpy(t + 16 * u, &v, 16);
         }
         ti->ecb_encrypt(&k->tweak, t, t, c);
         uint8_t *o = out + sector_size * done;
         const uint8_t *p = in + sector_size * done;
-        void (*units_fn)(const hwc_aes_key *, const uint8_t *, size_t, size_t, uint8_t *, const uint8_t *) =
-            decrypt ? di->xts_decrypt_units : di->xts_encrypt_units;
-        if (units_fn) {
+        if (units_fn && c >= XTS_UNITS_MIN) {
             units_fn(&k->data, t, c, unit_blocks, o, p);
         } else {
             for (size_t u = 0; u < c; u++, o += sector_size, p += sector_size) {
@@ -498,7 +503,7 @@ static int xts_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_
         }
         done += c;
     }
-    hwc_wipe_inline(t, sizeof t);
+    hwc_wipe_inline(t, used);
     return HWC_OK;
 }
 

@@ -76,13 +76,8 @@ static uint32_t load_be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Blocks that a kernel reads right after core/ wrote them are written with
-   one 16-byte store (GCC/clang vector extension), so that the kernel's
-   16-byte load takes its data from that store (a load spanning several
-   smaller stores waits for them to reach the cache). */
-typedef uint32_t gcm_u32x4 __attribute__((vector_size(16)));
-typedef uint64_t gcm_u64x2 __attribute__((vector_size(16)));
-
+/* Blocks that a kernel reads right after core/ wrote them: one 16-byte
+   store each (internal/bytes.h, hwc_u64x2). */
 /* The host-order 32-bit / 64-bit word whose bytes in memory are v
    big-endian: one byte swap where the compiler offers it (every supported
    target is little-endian), bytes otherwise. */
@@ -123,7 +118,7 @@ static uint64_t be64_word(uint64_t v) {
 /* Section 6.2: out = inc32 applied i times to ctr (the low 32 bits,
    big-endian, incremented mod 2^32); out may be ctr. */
 static void ctr_plus(uint8_t out[16], const uint8_t ctr[16], uint32_t i) {
-    gcm_u32x4 v;
+    hwc_u32x4 v;
     memcpy(&v, ctr, 16);
     v[3] = be32_word(load_be32(ctr + 12) + i);
     memcpy(out, &v, 16);
@@ -135,7 +130,7 @@ static void inc32(uint8_t ctr[16]) {
 
 /* Section 7.1 step 5 (and step 2): [len(A)]_64 || [len(C)]_64, in bits. */
 static inline void length_block(uint8_t blk[16], uint64_t a_bytes, uint64_t c_bytes) {
-    const gcm_u64x2 v = {be64_word(a_bytes * 8), be64_word(c_bytes * 8)};
+    const hwc_u64x2 v = {be64_word(a_bytes * 8), be64_word(c_bytes * 8)};
     memcpy(blk, &v, 16);
 }
 
@@ -220,7 +215,7 @@ static inline void derive_j0(const hwc_aes_impl *impl, const hwc_aes_gcm_key *k,
     memcpy(t, iv + 8, 4);
     memcpy(&w[0], iv, 8);
     memcpy(&w[1], t, 8);
-    const gcm_u64x2 v = {w[0], w[1]};
+    const hwc_u64x2 v = {w[0], w[1]};
     memcpy(j0, &v, 16);
 }
 
@@ -428,7 +423,7 @@ static int oneshot_check(const hwc_aes_gcm_key *k, const uint8_t *iv, size_t iv_
 static void xor_to(uint8_t *out1, uint8_t *out2, const uint8_t *a, const uint8_t *b, size_t n) {
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        gcm_u64x2 u, v;
+        hwc_u64x2 u, v;
         memcpy(&u, a + i, 16);
         memcpy(&v, b + i, 16);
         u ^= v;

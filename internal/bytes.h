@@ -8,6 +8,22 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Blocks that a kernel reads right after core/ wrote them are written with
+   one 16-byte store (GCC/clang vector extension), so that the kernel's
+   16-byte load takes its data from that store (a load spanning several
+   smaller stores waits for them to reach the cache). */
+typedef uint32_t hwc_u32x4 __attribute__((vector_size(16)));
+typedef uint64_t hwc_u64x2 __attribute__((vector_size(16)));
+
+/* The host-order 64-bit word whose bytes in memory are v little-endian. */
+static inline uint64_t hwc_le64_word(uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap64(v);
+#else
+    return v;
+#endif
+}
+
 static inline uint64_t hwc_load_be64(const uint8_t *p) {
     uint64_t v = 0;
     for (int i = 0; i < 8; i++) v = v << 8 | p[i];

@@ -314,10 +314,12 @@ static void check_sectors(const char *kernel, void *argp) {
     hwc_rng r;
     hwc_rng_init(&r, a->seed ^ 0x534543544full);
     static const size_t sizes[] = {16, 512, 528, 4096};
-    static const size_t unit_counts[] = {1, 3, 65, 130};
+    /* runs below and at core/'s XTS_UNITS_MIN (7, 8: single-unit slots, the
+       units slot), a run of 64 and short tails after it (65, 130) */
+    static const size_t unit_counts[] = {1, 3, 7, 8, 65, 130};
     for (size_t kl = 32; kl <= 64; kl += 32)
         for (size_t s = 0; s < 4; s++)
-            for (size_t u = 0; u < 4; u++) {
+            for (size_t u = 0; u < sizeof unit_counts / sizeof unit_counts[0]; u++) {
                 const size_t ss = sizes[s], units = unit_counts[u], len = ss * units;
                 if (len > POOL) continue;
                 uint8_t key[64];

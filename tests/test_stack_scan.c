@@ -249,7 +249,7 @@ static void xor16(uint8_t *r, const uint8_t *a, const uint8_t *b) {
     for (int i = 0; i < 16; i++) r[i] = a[i] ^ b[i];
 }
 
-/* The folded forms the zmm XTS loops keep (impl/x86/aes_x86_modes.h,
+/* The folded forms the zmm XTS loops keep (impl/x86/aes_x86_xts.h,
    xts_set_batch): k_0 ^ k_nr and, per direction, k x^64 ^ k for the last
    round's key k (w[nr] encrypting, w[0] decrypting). The FIPS-197 round
    keys w[0..nr] open the x86 kernels' schedules; for other layouts these

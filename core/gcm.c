@@ -77,50 +77,14 @@ static uint32_t load_be32(const uint8_t *p) {
 }
 
 /* Blocks that a kernel reads right after core/ wrote them: one 16-byte
-   store each (internal/bytes.h, hwc_u64x2). */
-/* The host-order 32-bit / 64-bit word whose bytes in memory are v
-   big-endian: one byte swap where the compiler offers it (every supported
-   target is little-endian), bytes otherwise. */
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static uint32_t be32_word(uint32_t v) {
-    return __builtin_bswap32(v);
-}
-
-static uint64_t be64_word(uint64_t v) {
-    return __builtin_bswap64(v);
-}
-#else
-static void store_be32(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-static uint32_t be32_word(uint32_t v) {
-    uint8_t b[4];
-    uint32_t w;
-    store_be32(b, v);
-    memcpy(&w, b, 4);
-    return w;
-}
-
-static uint64_t be64_word(uint64_t v) {
-    uint8_t b[8];
-    uint64_t w;
-    store_be32(b, (uint32_t)(v >> 32));
-    store_be32(b + 4, (uint32_t)v);
-    memcpy(&w, b, 8);
-    return w;
-}
-#endif
+   store each (internal/bytes.h: hwc_u64x2, hwc_be32_word, hwc_be64_word). */
 
 /* Section 6.2: out = inc32 applied i times to ctr (the low 32 bits,
    big-endian, incremented mod 2^32); out may be ctr. */
 static void ctr_plus(uint8_t out[16], const uint8_t ctr[16], uint32_t i) {
     hwc_u32x4 v;
     memcpy(&v, ctr, 16);
-    v[3] = be32_word(load_be32(ctr + 12) + i);
+    v[3] = hwc_be32_word(load_be32(ctr + 12) + i);
     memcpy(out, &v, 16);
 }
 
@@ -130,7 +94,7 @@ static void inc32(uint8_t ctr[16]) {
 
 /* Section 7.1 step 5 (and step 2): [len(A)]_64 || [len(C)]_64, in bits. */
 static inline void length_block(uint8_t blk[16], uint64_t a_bytes, uint64_t c_bytes) {
-    const hwc_u64x2 v = {be64_word(a_bytes * 8), be64_word(c_bytes * 8)};
+    const hwc_u64x2 v = {hwc_be64_word(a_bytes * 8), hwc_be64_word(c_bytes * 8)};
     memcpy(blk, &v, 16);
 }
 

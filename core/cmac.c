@@ -5,6 +5,7 @@
 #include <string.h>
 #include "hwcrypt/cmac.h"
 #include "core/aes_internal.h"
+#include "internal/bytes.h"
 #include "internal/wipe.h"
 #include "internal/ct.h"
 
@@ -79,15 +80,18 @@ int hwc_cmac_final(hwc_cmac_ctx *c, uint8_t tag[16]) {
     if (!c || !tag) return HWC_ERR_NULL_POINTER;
     const hwc_aes_impl *impl = ctx_impl(c);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
+    /* buf holds zeros past buf_len (init, update); the padding's 1 bit is
+       one word, and last goes out in one 16-byte store for the kernel's
+       load (internal/bytes.h) */
+    const unsigned n = c->buf_len;
+    const uint64_t pad = n == 16 ? 0 : hwc_le64_word((uint64_t)0x80 << (8 * (n % 8)));
+    hwc_u64x2 m, k;
+    memcpy(&m, c->buf, 16);
+    memcpy(&k, n == 16 ? c->k1 : c->k2, 16);
+    const hwc_u64x2 p = {n < 8 ? pad : 0, n < 8 ? 0 : pad};
+    const hwc_u64x2 v = m ^ k ^ p;
     uint8_t last[16];
-    if (c->buf_len == 16) {
-        for (int i = 0; i < 16; i++) last[i] = c->buf[i] ^ c->k1[i];
-    } else {
-        memset(last, 0, sizeof last);
-        memcpy(last, c->buf, c->buf_len);
-        last[c->buf_len] = 0x80;
-        for (int i = 0; i < 16; i++) last[i] ^= c->k2[i];
-    }
+    memcpy(last, &v, 16);
     HWC_AES_MODE(impl, cmac_chain)(&c->key, c->state, last, 1);
     memcpy(tag, c->state, 16);
     hwc_wipe_inline(last, sizeof last);

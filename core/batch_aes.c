@@ -482,10 +482,9 @@ static int xts_sectors(const hwc_aes_xts_key *k, uint64_t sector, size_t sector_
     void (*units_fn)(const hwc_aes_key *, const uint8_t *, size_t, size_t, uint8_t *, const uint8_t *) =
         decrypt ? di->xts_decrypt_units : di->xts_encrypt_units;
     uint8_t t[16 * XTS_TWEAK_BATCH];
-    size_t used = 0;   /* bytes of t[] written: wiped below */
+    const size_t used = 16 * (units < XTS_TWEAK_BATCH ? units : XTS_TWEAK_BATCH);   /* bytes of t[] written */
     for (size_t done = 0; done < units;) {
         const size_t c = units - done < XTS_TWEAK_BATCH ? units - done : XTS_TWEAK_BATCH;
-        used = used > 16 * c ? used : 16 * c;
         for (size_t u = 0; u < c; u++) {   /* one 16-byte store each (internal/bytes.h) */
             const hwc_u64x2 v = {hwc_le64_word(sector + done + u), 0};
             memcpy(t + 16 * u, &v, 16);

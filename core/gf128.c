@@ -5,18 +5,12 @@
 #include "hwcrypt/cmac.h"
 #include "internal/bytes.h"
 
-static uint64_t word_at(const uint8_t *p) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
-
 /* SP 800-38B 6.1 / RFC 4493 2.3: big-endian bit string, shift left by one,
    XOR R_128 = 0^120 || 10000111 into the last byte when the MSB was set.
    out in one 16-byte store: callers hand it to a kernel's 16-byte load
    (internal/bytes.h). */
 void hwc_gf128_dbl_be(uint8_t out[16], const uint8_t in[16]) {
-    const uint64_t hi = hwc_be64_word(word_at(in)), lo = hwc_be64_word(word_at(in + 8));
+    const uint64_t hi = hwc_load_be64(in), lo = hwc_load_be64(in + 8);
     const uint64_t r = 0x87 & (0 - (hi >> 63));
     const hwc_u64x2 v = {hwc_be64_word(hi << 1 | lo >> 63), hwc_be64_word(lo << 1 ^ r)};
     memcpy(out, &v, 16);
@@ -26,7 +20,7 @@ void hwc_gf128_dbl_be(uint8_t out[16], const uint8_t in[16]) {
    (x): shift left across bytes 0..15, XOR 0x87 into byte 0 when bit 127 was
    set. */
 void hwc_gf128_dbl_le(uint8_t out[16], const uint8_t in[16]) {
-    const uint64_t lo = hwc_le64_word(word_at(in)), hi = hwc_le64_word(word_at(in + 8));
+    const uint64_t lo = hwc_load_le64(in), hi = hwc_load_le64(in + 8);
     const uint64_t r = 0x87 & (0 - (hi >> 63));
     const hwc_u64x2 v = {hwc_le64_word(lo << 1 ^ r), hwc_le64_word(hi << 1 | lo >> 63)};
     memcpy(out, &v, 16);

@@ -1,6 +1,6 @@
-/* Big-endian 64-bit loads and stores from byte arrays, for any host byte
-   order (compilers turn the loops into one load or store plus a byte swap);
-   whole 16-byte blocks in one store; short copies without a library call. */
+/* 64-bit loads and stores from byte arrays in either byte order, for any
+   host byte order; whole 16-byte blocks in one store; short copies without
+   a library call. */
 #ifndef HWC_INTERNAL_BYTES_H
 #define HWC_INTERNAL_BYTES_H
 
@@ -14,16 +14,6 @@
    smaller stores waits for them to reach the cache). */
 typedef uint32_t hwc_u32x4 __attribute__((vector_size(16)));
 typedef uint64_t hwc_u64x2 __attribute__((vector_size(16)));
-
-static inline uint64_t hwc_load_be64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
-    return v;
-}
-
-static inline void hwc_store_be64(uint8_t *p, uint64_t v) {
-    for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
-}
 
 /* The host-order word whose bytes in memory are v big-endian (be) or
    little-endian (le), for whole-word stores; applied to a word loaded from
@@ -50,7 +40,7 @@ static inline uint32_t hwc_be32_word(uint32_t v) {
 static inline uint64_t hwc_be64_word(uint64_t v) {
     uint8_t b[8];
     uint64_t w;
-    hwc_store_be64(b, v);
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (56 - 8 * i));
     memcpy(&w, b, 8);
     return w;
 }
@@ -62,6 +52,33 @@ static inline uint64_t hwc_le64_word(uint64_t v) {
     return w;
 }
 #endif
+
+/* 64-bit big- and little-endian loads and stores at any alignment: one
+   load or store (and a byte swap), which byte loops did not always become
+   (gcc 12 kept hwc_load_be64's eight byte loads). */
+static inline uint64_t hwc_word_at(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static inline uint64_t hwc_load_be64(const uint8_t *p) {
+    return hwc_be64_word(hwc_word_at(p));
+}
+
+static inline uint64_t hwc_load_le64(const uint8_t *p) {
+    return hwc_le64_word(hwc_word_at(p));
+}
+
+static inline void hwc_store_be64(uint8_t *p, uint64_t v) {
+    const uint64_t w = hwc_be64_word(v);
+    memcpy(p, &w, 8);
+}
+
+static inline void hwc_store_le64(uint8_t *p, uint64_t v) {
+    const uint64_t w = hwc_le64_word(v);
+    memcpy(p, &w, 8);
+}
 
 /* n < 16 bytes in pieces of 8, 4, 2 and 1, always inline. A memcpy call
    with a variable length (clang emits one) makes the compiler save every

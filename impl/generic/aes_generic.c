@@ -496,26 +496,16 @@ static void gen_ctr(const hwc_aes_key *k, uint8_t ctr[16], uint8_t *out, const u
     hwc_wipe_inline(ks, sizeof ks);
 }
 
-static inline uint64_t le64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-    return v;
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++, v >>= 8) p[i] = (uint8_t)v;
-}
-
 /* IEEE 1619-2007 5.3.1 / 5.4.1 over whole blocks: block j uses t * x^j
    (byte 0 least significant, x^128 = x^7 + x^2 + x + 1), branch-free. */
 static void xts_blocks(const hwc_aes_key *k, int dec, uint8_t t[16], uint8_t *out,
                        const uint8_t *in, size_t blocks) {
-    uint64_t t0 = le64(t), t1 = le64(t + 8);
+    uint64_t t0 = hwc_load_le64(t), t1 = hwc_load_le64(t + 8);
     uint8_t tw[BATCH_BYTES], x[BATCH_BYTES];
     EACH_BATCH(n, blocks, in, out) {
         for (size_t i = 0; i < n; i++) {
-            put_le64(tw + 16 * i, t0);
-            put_le64(tw + 16 * i + 8, t1);
+            hwc_store_le64(tw + 16 * i, t0);
+            hwc_store_le64(tw + 16 * i + 8, t1);
             uint64_t carry = t1 >> 63;
             t1 = (t1 << 1) | (t0 >> 63);
             t0 = (t0 << 1) ^ (0x87 & (0 - carry));
@@ -524,8 +514,8 @@ static void xts_blocks(const hwc_aes_key *k, int dec, uint8_t t[16], uint8_t *ou
         crypt_n(k, dec, x, x, n);
         xor_blocks(out, x, tw, n);
     }
-    put_le64(t, t0);
-    put_le64(t + 8, t1);
+    hwc_store_le64(t, t0);
+    hwc_store_le64(t + 8, t1);
     hwc_wipe_inline(tw, sizeof tw);
     hwc_wipe_inline(x, sizeof x);
 }

@@ -48,8 +48,13 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
     const hwc_aes_impl *impl = ctx_impl(c);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
     if (len == 0) return HWC_OK;
+    /* buf is written whole, in one store, as the kernel and final load it
+       (internal/bytes.h); it holds zeros past buf_len. */
+    hwc_u64x2 b;
+    memcpy(&b, c->buf, 16);
     if (len <= 16 - c->buf_len) {
-        memcpy(c->buf + c->buf_len, msg, len);
+        b |= hwc_block_at(msg, len, c->buf_len);
+        memcpy(c->buf, &b, 16);
         c->buf_len += (unsigned)len;
         return HWC_OK;
     }
@@ -57,7 +62,8 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
        (one kernel call); otherwise the buffered block is completed first. */
     if (c->buf_len) {
         size_t take = 16 - c->buf_len;
-        memcpy(c->buf + c->buf_len, msg, take);
+        b |= hwc_block_at(msg, take, c->buf_len);
+        memcpy(c->buf, &b, 16);
         msg += take;
         len -= take;
         HWC_AES_MODE(impl, cmac_chain)(&c->key, c->state, c->buf, 1);
@@ -67,8 +73,8 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
     if (blocks) HWC_AES_MODE(impl, cmac_chain)(&c->key, c->state, msg, blocks);
     msg += 16 * blocks;
     len -= 16 * blocks;
-    memset(c->buf, 0, sizeof c->buf);
-    memcpy(c->buf, msg, len);
+    b = hwc_block_at(msg, len, 0);
+    memcpy(c->buf, &b, 16);
     c->buf_len = (unsigned)len;
     HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_CHAIN);
     return HWC_OK;

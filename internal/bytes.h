@@ -30,6 +30,16 @@ static inline uint64_t hwc_be64_word(uint64_t v) {
 static inline uint64_t hwc_le64_word(uint64_t v) {
     return v;
 }
+/* The value of the n < 8 bytes at p read as a little-endian number, from
+   loads of 4, 2 and 1 bytes. */
+static inline uint64_t hwc_load_le_short(const uint8_t *p, size_t n) {
+    uint64_t v = 0;
+    size_t o = 0;
+    if (n & 4) { uint32_t w; memcpy(&w, p, 4); v = w; o = 4; }
+    if (n & 2) { uint16_t w; memcpy(&w, p + o, 2); v |= (uint64_t)w << (8 * o); o += 2; }
+    if (n & 1) v |= (uint64_t)p[o] << (8 * o);
+    return v;
+}
 #else
 static inline uint32_t hwc_be32_word(uint32_t v) {
     const uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
@@ -50,6 +60,11 @@ static inline uint64_t hwc_le64_word(uint64_t v) {
     for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
     memcpy(&w, b, 8);
     return w;
+}
+static inline uint64_t hwc_load_le_short(const uint8_t *p, size_t n) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
 }
 #endif
 
@@ -78,6 +93,25 @@ static inline void hwc_store_be64(uint8_t *p, uint64_t v) {
 static inline void hwc_store_le64(uint8_t *p, uint64_t v) {
     const uint64_t w = hwc_le64_word(v);
     memcpy(p, &w, 8);
+}
+
+/* The 16-byte block with the n <= 16 bytes at p at offsets pos .. pos + n - 1
+   (pos + n <= 16) and zeros elsewhere, built in registers from loads of 8,
+   4, 2 and 1 bytes. Written with one 16-byte store, it is what a kernel's
+   16-byte load can take straight from that store, where a short copy into
+   a block would make that load wait. n and pos are public (lengths). */
+static inline hwc_u64x2 hwc_block_at(const uint8_t *p, size_t n, size_t pos) {
+    uint64_t lo = n < 8 ? hwc_load_le_short(p, n) : hwc_load_le64(p);
+    uint64_t hi = n <= 8 ? 0 : n < 16 ? hwc_load_le_short(p + 8, n - 8) : hwc_load_le64(p + 8);
+    if (pos >= 8) {              /* then n <= 8: hi is 0 */
+        hi = lo << (8 * (pos - 8));
+        lo = 0;
+    } else if (pos) {
+        hi = hi << (8 * pos) | lo >> (64 - 8 * pos);
+        lo <<= 8 * pos;
+    }
+    const hwc_u64x2 v = {hwc_le64_word(lo), hwc_le64_word(hi)};
+    return v;
 }
 
 /* n < 16 bytes in pieces of 8, 4, 2 and 1, always inline. A memcpy call

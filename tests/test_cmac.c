@@ -9,6 +9,7 @@
 #include <string.h>
 #include "common.h"
 #include "aes_suite_keys.h"
+#include "internal/bytes.h"
 #ifdef HWC_TEST_HAVE_OPENSSL
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -130,6 +131,27 @@ Test(cmac, gf128_doubling) {
         cr_assert_arr_eq(b, x, 16, "dbl_le(%s) " SEED_FMT, hwc_tohex(a, 16), SEED);
         hwc_gf128_dbl_le(a, a);
         cr_assert_arr_eq(a, x, 16, "dbl_le in place");
+    }
+}
+
+/* internal/bytes.h hwc_block_at (CMAC's buffered block, GCM's AAD tails):
+   every length and offset, the source at every alignment mod 8 between
+   poison bytes, so a read outside p[0 .. n) shows in the block. */
+Test(cmac, block_at_every_length_and_offset) {
+    hwc_rng r;
+    hwc_rng_init(&r, hwc_test_seed() ^ 0xB10C);
+    for (size_t n = 0; n <= 16; n++) {
+        for (size_t pos = 0; pos + n <= 16; pos++) {
+            hwc_guarded g;
+            hwc_guarded_alloc(&g, n, pos + n);
+            hwc_rng_fill(&r, g.p, n);
+            uint8_t want[16] = {0}, got[16];
+            memcpy(want + pos, g.p, n);
+            const hwc_u64x2 v = hwc_block_at(g.p, n, pos);
+            memcpy(got, &v, 16);
+            cr_assert_arr_eq(got, want, 16, "n %zu pos %zu: %s " SEED_FMT, n, pos, hwc_tohex(got, 16), SEED);
+            hwc_guarded_free(&g);
+        }
     }
 }
 

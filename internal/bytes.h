@@ -30,15 +30,17 @@ static inline uint64_t hwc_be64_word(uint64_t v) {
 static inline uint64_t hwc_le64_word(uint64_t v) {
     return v;
 }
-/* The value of the n < 8 bytes at p read as a little-endian number, from
-   loads of 4, 2 and 1 bytes. */
+/* The value of the 0 < n < 8 bytes at p read as a little-endian number,
+   from two loads that overlap when n is not 4 or 2 (equal bytes ORed) and
+   never pass p + n. */
 static inline uint64_t hwc_load_le_short(const uint8_t *p, size_t n) {
-    uint64_t v = 0;
-    size_t o = 0;
-    if (n & 4) { uint32_t w; memcpy(&w, p, 4); v = w; o = 4; }
-    if (n & 2) { uint16_t w; memcpy(&w, p + o, 2); v |= (uint64_t)w << (8 * o); o += 2; }
-    if (n & 1) v |= (uint64_t)p[o] << (8 * o);
-    return v;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return a | (uint64_t)b << (8 * (n - 4));
+    }
+    return p[0] | (uint64_t)p[n / 2] << (8 * (n / 2)) | (uint64_t)p[n - 1] << (8 * (n - 1));
 }
 #else
 static inline uint32_t hwc_be32_word(uint32_t v) {
@@ -96,14 +98,25 @@ static inline void hwc_store_le64(uint8_t *p, uint64_t v) {
 }
 
 /* The 16-byte block with the n <= 16 bytes at p at offsets pos .. pos + n - 1
-   (pos + n <= 16) and zeros elsewhere, built in registers from loads of 8,
-   4, 2 and 1 bytes. Written with one 16-byte store, it is what a kernel's
-   16-byte load can take straight from that store, where a short copy into
-   a block would make that load wait. n and pos are public (lengths). */
+   (pos + n <= 16) and zeros elsewhere, built in registers (per 8 bytes: two
+   loads of 8 or 4 bytes that may overlap, or up to three single bytes,
+   shifted and ORed; nothing read outside p[0 .. n)). Written with one 16-byte store,
+   it is what a kernel's 16-byte load can take straight from that store,
+   where a short copy into a block would make that load wait. n and pos are
+   public (lengths). */
 static inline hwc_u64x2 hwc_block_at(const uint8_t *p, size_t n, size_t pos) {
-    uint64_t lo = n < 8 ? hwc_load_le_short(p, n) : hwc_load_le64(p);
-    uint64_t hi = n <= 8 ? 0 : n < 16 ? hwc_load_le_short(p + 8, n - 8) : hwc_load_le64(p + 8);
-    if (pos >= 8) {              /* then n <= 8: hi is 0 */
+    uint64_t lo, hi = 0;
+    if (n == 0) {
+        const hwc_u64x2 zero = {0, 0};
+        return zero;
+    }
+    if (n < 8) {
+        lo = hwc_load_le_short(p, n);
+    } else {                     /* bytes 8 .. n - 1 from the word ending at p + n */
+        lo = hwc_load_le64(p);
+        if (n > 8) hi = hwc_load_le64(p + n - 8) >> (8 * (16 - n));
+    }
+    if (pos >= 8) {              /* then 0 < n <= 8: hi is 0, pos < 16 */
         hi = lo << (8 * (pos - 8));
         lo = 0;
     } else if (pos) {

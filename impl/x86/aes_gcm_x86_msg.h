@@ -14,8 +14,10 @@
 /* ---- one whole message ------------------------------------------------------------ */
 /* A partial block (1..15 bytes) into a register, zero padded, and out of
    one: AVX-512BW byte masks on the zmm kernel (masked-off bytes are neither
-   read nor written), elsewhere a 16-byte buffer in this frame, wiped (it
-   holds plaintext). */
+   read nor written). Elsewhere the block is built in registers from word
+   loads (internal/bytes.h: a 16-byte load of a buffer just filled by short
+   stores would wait for them), and goes out through a 16-byte buffer in
+   this frame, wiped (it holds plaintext). */
 #if HWC_GCM_W == 512
 HWC_X86_INLINE __m128i gcm_ld_part(const uint8_t *p, size_t n) {
     return _mm_maskz_loadu_epi8((__mmask16)((1u << n) - 1), p);
@@ -25,11 +27,7 @@ HWC_X86_INLINE void gcm_st_part(uint8_t *p, __m128i v, size_t n) {
 }
 #else
 HWC_X86_INLINE __m128i gcm_ld_part(const uint8_t *p, size_t n) {
-    uint8_t b[16] = {0};
-    hwc_copy_short(b, p, n);
-    const __m128i v = hwc_x86_ld(b);
-    hwc_wipe_inline(b, sizeof b);
-    return v;
+    return (__m128i)hwc_block_at(p, n, 0);
 }
 HWC_X86_INLINE void gcm_st_part(uint8_t *p, __m128i v, size_t n) {
     uint8_t b[16];

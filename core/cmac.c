@@ -39,6 +39,16 @@ int hwc_cmac_init(hwc_cmac_ctx *c, const uint8_t *key, size_t key_len) {
     return HWC_OK;
 }
 
+/* The n bytes at msg into buf after its buf_len bytes (buf holds zeros past
+   them), written whole in one store: the kernel and final load buf whole
+   (internal/bytes.h). */
+static void buf_add(hwc_cmac_ctx *c, const uint8_t *msg, size_t n) {
+    hwc_u64x2 b;
+    memcpy(&b, c->buf, 16);
+    b |= hwc_block_at(msg, n, c->buf_len);
+    memcpy(c->buf, &b, 16);
+}
+
 /* SP 800-38B 6.2 steps 5-6, streamed: every complete block is chained as
    soon as more input follows it; the last (possibly complete) block stays in
    buf for final. */
@@ -48,13 +58,8 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
     const hwc_aes_impl *impl = ctx_impl(c);
     if (!impl) return HWC_ERR_BAD_ARGUMENT;
     if (len == 0) return HWC_OK;
-    /* buf is written whole, in one store, as the kernel and final load it
-       (internal/bytes.h); it holds zeros past buf_len. */
-    hwc_u64x2 b;
-    memcpy(&b, c->buf, 16);
     if (len <= 16 - c->buf_len) {
-        b |= hwc_block_at(msg, len, c->buf_len);
-        memcpy(c->buf, &b, 16);
+        buf_add(c, msg, len);
         c->buf_len += (unsigned)len;
         return HWC_OK;
     }
@@ -62,8 +67,7 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
        (one kernel call); otherwise the buffered block is completed first. */
     if (c->buf_len) {
         size_t take = 16 - c->buf_len;
-        b |= hwc_block_at(msg, take, c->buf_len);
-        memcpy(c->buf, &b, 16);
+        buf_add(c, msg, take);
         msg += take;
         len -= take;
         HWC_AES_MODE(impl, cmac_chain)(&c->key, c->state, c->buf, 1);
@@ -73,7 +77,7 @@ int hwc_cmac_update(hwc_cmac_ctx *c, const uint8_t *msg, size_t len) {
     if (blocks) HWC_AES_MODE(impl, cmac_chain)(&c->key, c->state, msg, blocks);
     msg += 16 * blocks;
     len -= 16 * blocks;
-    b = hwc_block_at(msg, len, 0);
+    const hwc_u64x2 b = hwc_block_at(msg, len, 0);
     memcpy(c->buf, &b, 16);
     c->buf_len = (unsigned)len;
     HWC_SCRUB_UNLESS(impl->clean_frames, HWC_CLEAN_MODES, HWC_SCRUB_CHAIN);

@@ -134,10 +134,11 @@ typedef struct {
 } aes_job;
 
 enum { SETKEY, ECB_E, ECB_D, CBC_E, CBC_D, CTR, XTS_SETKEY, XTS_E, XTS_D, CMAC, CMAC_STREAM,
-       GCM_SETKEY, GCM_E, GCM_D, GCM_STREAM, CMAC_MANY, CBC_MANY, XTS_SECTORS, MODES };
+       GCM_SETKEY, GCM_E, GCM_D, GCM_E0, GCM_D0, GCM_STREAM, CMAC_MANY, CBC_MANY, XTS_SECTORS, MODES };
 static const char *const mode_names[MODES] = {"setkey", "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr",
                                               "xts-setkey", "xts-enc", "xts-dec", "cmac", "cmac-stream",
-                                              "gcm-setkey", "gcm-enc", "gcm-dec", "gcm-stream",
+                                              "gcm-setkey", "gcm-enc", "gcm-dec", "gcm-enc-no-aad",
+                                              "gcm-dec-no-aad", "gcm-stream",
                                               "cmac-many", "cbc-enc-many", "xts-sectors"};
 
 /* The unit of the XTS_SECTORS call of len bytes: 16-byte units, one of 528
@@ -185,6 +186,10 @@ static void aes_call(void *arg) {
     case GCM_SETKEY: SUITE_GCM_SETKEY(&j->gk, key64, j->key_len); break;
     case GCM_E: hwc_aes_gcm_encrypt(&j->gk, iv, 12, j->in, 20, j->out, j->in, j->len, j->tag, 16); break;
     case GCM_D: hwc_aes_gcm_decrypt(&j->gk, iv, 12, j->in, 20, j->out, j->out, j->len, j->tag, 16); break;
+    /* without AAD: no GHASH call before the kernel's gcm_oneshot, so its
+       frames lie elsewhere on the stack */
+    case GCM_E0: hwc_aes_gcm_encrypt(&j->gk, iv, 12, NULL, 0, j->out, j->in, j->len, j->tag, 16); break;
+    case GCM_D0: hwc_aes_gcm_decrypt(&j->gk, iv, 12, NULL, 0, j->out, j->out, j->len, j->tag, 16); break;
     case GCM_STREAM: {   /* two updates, a 17-byte IV; the context is not on the stack */
         static hwc_aes_gcm_ctx c;
         hwc_aes_gcm_init(&c, &j->gk, iv, 17);
@@ -397,7 +402,7 @@ static void aes_kernel(const char *kernel, void *arg) {
                 j.len = lens[l];
                 n_needles = n_keys;
                 if (m == XTS_E || m == XTS_D || m == XTS_SECTORS) xts_needles(&j);
-                if (m == GCM_E || m == GCM_D || m == GCM_STREAM) gcm_needles(&j);
+                if (m == GCM_E || m == GCM_D || m == GCM_E0 || m == GCM_D0 || m == GCM_STREAM) gcm_needles(&j);
                 char what[64];
                 snprintf(what, sizeof what, "AES-%zu %s %zu bytes", 8 * kl, mode_names[m], lens[l]);
                 expect_clean(kernel, what, aes_call, &j);

@@ -10,12 +10,12 @@ runs --batches consecutive batches of one buffer (32: 16 KiB, L1-resident;
 128: 64 KiB), and the figure is core cycles per call and per batch,
 calibrated by a chain of dependent adds.
 
-    python3 scripts/gcm-zmm-floor.py [--cpu N] [--batches 32] [--pairs 1,2,3] [--close 5]
+    python3 scripts/gcm-zmm-floor.py [--cpu N] [--batches 32] [--pairs 1,4,7] [--close 8]
                                      [--ctr kernel|kernel-table|perm|xor|addxor]
                                      [--no-bswap] [--no-reduce]
 
 --pairs: the rounds after which pairs (1,2), (3,4), (5,6) go; --close: the
-round after which pair (0,7), which takes x, and the reduction go (the kernel: 5). --ctr: how
+round after which pair (0,7), which takes x, and the reduction go (the kernel: pairs 1,4,7, close 8). --ctr: how
 the counter blocks are made: "kernel", gcm_ctr_vectors' instructions (rk0's
 word 3 spread and XORed into the byte-reversed counter words, the block ^ rk0,
 a two-table permute per vector); "kernel-table", the same with those two
@@ -190,8 +190,8 @@ def build_and_run(asm, batches, batch_bytes, cpu, label, quiet=False):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpu", type=int, help="pin to this CPU (taskset)")
-    ap.add_argument("--pairs", default="1,2,3")
-    ap.add_argument("--close", type=int, default=5)
+    ap.add_argument("--pairs", default="1,4,7")
+    ap.add_argument("--close", type=int, default=8)
     ap.add_argument("--batches", type=int, default=32, help="batches of 512 bytes per call (32: 16 KiB)")
     ap.add_argument("--ctr", choices=("kernel", "kernel-table", "perm", "xor", "addxor"), default="kernel")
     ap.add_argument("--no-bswap", action="store_true")

@@ -8,9 +8,15 @@ the cycles it adds to the AES stream. An instruction that adds nothing runs on
 other units; one that adds as much as it costs alone runs only where AES runs.
 From these a loop's floor follows: the GCM loops of impl/x86/aes_gcm_x86.h are
 bound by the AES units' time (AES rounds, carry-less multiplies and the
-shuffles that share them), not by their instruction count.
+shuffles that share them) until the vector ALUs fill up too (--mix, below;
+docs/gcm.md).
 
     python3 scripts/x86-port-probe.py [--cpu N] [--width 128|256|512 ...]
+    python3 scripts/x86-port-probe.py --mix [--cpu N]
+
+--mix: zmm mixes of a GCM batch's kinds instead, each instruction independent
+and spread evenly (AES rounds of 8 chains, VPCLMULQDQ, XORs): whether one
+kind's time hides under another's when a loop has all three.
 
 Timed by the driver of scripts/gcm-zmm-floor.py (core cycles from a chain of
 dependent adds; the median of 9 readings, each the best of 5). A busy SMT
@@ -60,6 +66,30 @@ def kind_alone(width, kind, evex):
             for i in range(ADDED)]
 
 
+# zmm mixes (--mix): AES rounds (8 chains, AES-128: 80, AES-256: 112 per
+# 32 blocks), VPCLMULQDQ (26 per 32 blocks), XORs
+MIXES = [(80, 0, 0), (0, 26, 0), (0, 0, 76), (80, 26, 0), (80, 26, 30), (80, 26, 60), (80, 26, 76),
+         (112, 0, 0), (112, 26, 0), (112, 26, 76)]
+
+
+def spread(base, other):
+    """base with other's lines spread evenly among them."""
+    out, j = [], 0
+    for i, line in enumerate(base):
+        out.append(line)
+        while j < len(other) and j * len(base) <= i * len(other):
+            out.append(other[j])
+            j += 1
+    return out + other[j:]
+
+
+def mix(aes, clmul, xors):
+    a = [f"  vaesenc %zmm15, %zmm{i % 8}, %zmm{i % 8}" for i in range(aes)]
+    c = [f"  vpclmulqdq $0x00, %zmm14, %zmm{8 + i % 2}, %zmm{10 + i % 2}" for i in range(clmul)]
+    x = [f"  vpxord %zmm14, %zmm9, %zmm{12 + i % 2}" for i in range(xors)]
+    return spread(spread(a, c), x) if a else spread(c, x)
+
+
 def wrap(lines):
     return ("\n".join([".text", ".globl gcm_floor_loop", ".p2align 6", "gcm_floor_loop:", ".p2align 6", "1:"]
                       + lines + ["  dec %rdi", "  jnz 1b", "  vzeroupper", "  ret",
@@ -70,6 +100,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpu", type=int, help="pin to this CPU (taskset)")
     ap.add_argument("--width", type=int, nargs="*", choices=(128, 256, 512))
+    ap.add_argument("--mix", action="store_true", help="zmm mixes of AES, VPCLMULQDQ and XOR")
     o = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     spec = importlib.util.spec_from_file_location("gcm_zmm_floor", os.path.join(here, "gcm-zmm-floor.py"))
@@ -85,6 +116,13 @@ def main():
     def time(lines):
         return zmm.build_and_run(wrap(lines), 100, 64, o.cpu, "", quiet=True)
 
+    if o.mix:
+        zmm.require_flags(["vaes", "vpclmulqdq", "avx512f"])
+        print("zmm mixes, cycles per pass (one pass: 32 blocks of a GCM batch)")
+        print(f"  {'VAESENC':>7s} {'VPCLMULQDQ':>10s} {'VPXORD':>6s} {'cycles':>7s}")
+        for m in MIXES:
+            print(f"  {m[0]:7d} {m[1]:10d} {m[2]:6d} {time(mix(*m)):7.1f}")
+        return
     print(f"{AES_OPS} independent AES rounds + {ADDED} instructions of one kind, cycles per added instruction")
     for w in widths:
         zmm.require_flags(["aes", "avx"] if w == 128 else ["vaes", "avx2"] + (["avx512f"] if w == 512 else []))

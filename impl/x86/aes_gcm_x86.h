@@ -416,22 +416,22 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
     if (hash) __asm__("" : "+r"(gsrc));
     gcm_ctr_vectors(s, wide, cv, a, nr);
     const int pairs = G_PAIRS;
-    const unsigned sp = nr == 10 ? 1 : 3;   /* rounds from one pair to the next */
-    /* zmm: the close (vector 0 with x, the reduction) after round cr. For
-       AES-128 after round 5, not 9: the chain from the reduction to the
-       next batch's x then runs beside rounds 6-10 (Zen 4: 0.94-0.96x the
-       time from 16 KiB, docs/gcm.md); AES-192/256 after the last full round
-       (8 or 10 measured the same). */
-    const unsigned cr = nr == 10 ? 5 : nr - 1;
+    const unsigned sp = 3;   /* rounds from one pair to the next */
+    /* zmm: the pairs after rounds 1, 4 and 7, the close (vector 0 with x,
+       the reduction) after round cr: AES-128 after round 8 (Zen 5, from
+       16 KiB: encryption 0.92-0.96x, decryption 0.96-1.0x the time of pairs
+       after rounds 1, 2, 3 and the close after 5, which Zen 4 preferred;
+       docs/gcm.md), AES-192/256 after the last full round (8 or 10
+       measured the same). */
+    const unsigned cr = nr == 10 ? 8 : nr - 1;
     G_UNROLL for (unsigned r = 1; r < nr; r++) {
         if (!wide) G_OPAQUE(s);   /* a broadcast just before its round, never all at once */
         const GV kr = G_RK(s, r);
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], kr);
-        /* zmm: two products at a time (three-way XORs sum them), after
-           rounds 1, 2, 3 for AES-128 and 1, 4, 7 for AES-192/256 (measured:
-           pairs after every round were 2-4% slower than one product per
-           round for the longer keys, pairs every third round 2-3% faster);
-           xmm/ymm: one product after each round */
+        /* zmm: two products at a time (three-way XORs sum them), every sp
+           rounds (measured for AES-192/256: pairs after every round were 2-4%
+           slower than one product per round, pairs every third round 2-3%
+           faster); xmm/ymm: one product after each round */
         if (hash && pairs && (r - 1) % sp == 0 && 2 * ((r - 1) / sp + 1) < GNV) {
             /* pair j = (r - 1) / sp: vectors v = 2j + 1 and v + 1 */
             const unsigned v = 2 * ((r - 1) / sp) + 1;
@@ -524,19 +524,19 @@ HWC_X86_INLINE void gcm_skew_first(const uint8_t *s, const int wide, GV *cv, GV 
 
 /* Step j (< nr / 2) of gcm_skew_step: round nr/2 + 1 + j of a[] (the last
    round and the output when j is the last step), round 1 + j of n[], and
-   the GHASH pairs (1,2), (3,4), (5,6) in steps 0-2, then (0,7) with x and
-   the reduction in step 3 (in steps 0, 1, 3 and 5 of 7 before: the chain
-   to the next x now runs beside the steps after it, 0.958-0.987x the time
-   from 16 KiB on Zen 4, docs/gcm.md), every hash load before the stores of
-   the last step. */
+   the GHASH pairs (1,2), (3,4), (5,6) in steps 0, 2 and 4, then (0,7) with
+   x and the reduction in step 5 on zmm (ymm: steps 0-2, then 3; zmm ran
+   those too, which Zen 4 preferred; Zen 5 measures 0.92-0.99x the time
+   from 16 KiB with these; docs/gcm.md), every hash load before the stores
+   of the last step. */
 HWC_X86_INLINE void gcm_skew_sub(const uint8_t *s, const int wide, const unsigned char *pw, GV *a, GV *n,
                                  __m128i *x, GV *lo, GV *hi, GV *mid, const int hash, const int more,
                                  const uint8_t *gsrc, uint8_t *out, const uint8_t *in, const unsigned nr,
                                  const unsigned j) {
-    const unsigned h = nr / 2;
+    const unsigned h = nr / 2, pe = HWC_GCM_W == 512 ? 2 : 1;   /* steps from one pair to the next */
     if (!wide) G_OPAQUE(s);
-    if (hash && j < 3) gh_batch_pair(gsrc, pw, 2 * j + 1, 0, lo, hi, mid);
-    if (hash && j == 3) gh_batch_close(gsrc, pw, x, *lo, *hi, *mid, NULL);
+    if (hash && j % pe == 0 && j / pe < 3) gh_batch_pair(gsrc, pw, 2 * (j / pe) + 1, 0, lo, hi, mid);
+    if (hash && j == 2 * pe + 1) gh_batch_close(gsrc, pw, x, *lo, *hi, *mid, NULL);
     if (j + 1 < h) {
         const GV ko = G_RK(s, h + 1 + j);
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], ko);

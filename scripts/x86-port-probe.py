@@ -87,7 +87,7 @@ def mix(aes, clmul, xors):
     a = [f"  vaesenc %zmm15, %zmm{i % 8}, %zmm{i % 8}" for i in range(aes)]
     c = [f"  vpclmulqdq $0x00, %zmm14, %zmm{8 + i % 2}, %zmm{10 + i % 2}" for i in range(clmul)]
     x = [f"  vpxord %zmm14, %zmm9, %zmm{12 + i % 2}" for i in range(xors)]
-    return spread(spread(a, c), x) if a else spread(c, x)
+    return spread(spread(a, c), x)
 
 
 def wrap(lines):

@@ -422,16 +422,35 @@ HWC_INLINE void clmul_acc(clmul256 *z, uint64x2_t x, const unsigned char *hp, co
     z->mid = first ? mid : veorq_u64(z->mid, mid);
 }
 
-/* Z mod P for Z = [Z3 Z2 Z1 Z0] (x^k at bit 255 - k): x^(128+m) = x^m (1 + x +
-   x^2 + x^7) folds word Z0 as Z2 ^= Z0 and [Z2 Z1] ^= Z0 * 0xc2<<56 (carry-
-   less), then Z1 the same way one word up. */
+/* clmul_acc of two blocks a, b (powers at ha, hb): their Karatsuba middle
+   operands side by side, [a0 ^ a1, b0 ^ b1], from one TRN1, one TRN2 and one
+   EOR (2 EXT and 2 EOR one by one); the halves in both lanes of the table
+   let PMULL2 take b's. */
+HWC_INLINE void clmul_acc2(clmul256 *z, uint64x2_t a, const unsigned char *ha, uint64x2_t b,
+                           const unsigned char *hb, const int first) {
+    const uint64x2_t h = vld1q_u64((const uint64_t *)ha), hk = vld1q_u64((const uint64_t *)(ha + 16));
+    const uint64x2_t g = vld1q_u64((const uint64_t *)hb), gk = vld1q_u64((const uint64_t *)(hb + 16));
+    const uint64x2_t t = veorq_u64(vtrn1q_u64(a, b), vtrn2q_u64(a, b));
+    const uint64x2_t lo = veorq_u64(clmul_lo(a, h), clmul_lo(b, g));
+    const uint64x2_t hi = veorq_u64(clmul_hi(a, h), clmul_hi(b, g));
+    const uint64x2_t mid = veorq_u64(clmul_lo(t, hk), clmul_hi(t, gk));
+    z->lo = first ? lo : veorq_u64(z->lo, lo);
+    z->hi = first ? hi : veorq_u64(z->hi, hi);
+    z->mid = first ? mid : veorq_u64(z->mid, mid);
+}
+
+/* Z mod P for Z = [Z3 Z2 Z1 Z0] (x^k at bit 255 - k; lo = [l1 l0], mid =
+   [m1 m0], hi = [h1 h0]: Z0 = l0, Z1 = l1 ^ m0, Z2 = h0 ^ m1, Z3 = h1):
+   x^(128+m) = x^m (1 + x + x^2 + x^7) folds word Z0 as Z2 ^= Z0 and
+   [Z2 Z1] ^= Z0 * 0xc2<<56 (carry-less), then Z1 the same way one word up.
+   Both folds work on whole vectors: the first gives [Z2 ^ h0, Z1] as
+   mid ^ (lo with its words swapped) ^ l0 * c, the second adds that, swapped,
+   and its low word times c to hi (2 EXT and 6 EOR beside the 2 PMULL). */
 HWC_INLINE uint64x2_t gcm_reduce(clmul256 z) {
-    const uint64x2_t zero = vdupq_n_u64(0), c = vcombine_u64(vcreate_u64(0xc200000000000000ull), vcreate_u64(0));
+    const uint64x2_t c = vcombine_u64(vcreate_u64(0xc200000000000000ull), vcreate_u64(0));
     const uint64x2_t mid = veorq_u64(z.mid, veorq_u64(z.lo, z.hi));   /* Karatsuba */
-    const uint64x2_t low = veorq_u64(z.lo, vextq_u64(zero, mid, 1));   /* [Z1 Z0] */
-    const uint64x2_t high = veorq_u64(z.hi, vextq_u64(mid, zero, 1));  /* [Z3 Z2] */
-    uint64x2_t s = veorq_u64(vextq_u64(low, low, 1), clmul_lo(low, c)); /* [Z0^.., Z1'] */
-    return veorq_u64(high, veorq_u64(vextq_u64(s, s, 1), clmul_lo(s, c)));
+    const uint64x2_t m = veorq_u64(veorq_u64(mid, vextq_u64(z.lo, z.lo, 1)), clmul_lo(z.lo, c));
+    return veorq_u64(veorq_u64(z.hi, vextq_u64(m, m, 1)), clmul_lo(m, c));
 }
 
 /* acc = (acc ^ X0) H^n ^ X1 H^(n-1) ^ ... ^ X(n-1) H, n = 1..GCM_POWERS. The
@@ -439,8 +458,12 @@ HWC_INLINE uint64x2_t gcm_reduce(clmul256 z) {
    to the next is one product and the reduction. */
 HWC_INLINE uint64x2_t ghash_n(const unsigned char *htab, uint64x2_t acc, const uint8x16_t *blk, const int n) {
     clmul256 z;
-    EACH(i, n, const int j = n - 1 - i;
-         clmul_acc(&z, j == 0 ? veorq_u64(acc, bswap128(blk[0])) : bswap128(blk[j]), htab + 32 * i, i == 0));
+#define GH_BLOCK(j) ((j) == 0 ? veorq_u64(acc, bswap128(blk[0])) : bswap128(blk[j]))
+    /* block n - 1 - i on power n - i, two at a time (clmul_acc2) */
+    EACH(i, n, if (i % 2 == 0 && i + 1 < n)
+                   clmul_acc2(&z, GH_BLOCK(n - 1 - i), htab + 32 * i, GH_BLOCK(n - 2 - i), htab + 32 * (i + 1), i == 0);
+               else if (i % 2 == 0) clmul_acc(&z, GH_BLOCK(n - 1 - i), htab + 32 * i, i == 0));
+#undef GH_BLOCK
     return gcm_reduce(z);
 }
 

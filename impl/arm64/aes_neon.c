@@ -413,13 +413,18 @@ HWC_INLINE uint64x2_t bswap128(uint8x16_t b) {
 /* Unreduced 256-bit sum of products: lo + mid x^64 + hi x^128 in integers. */
 typedef struct { uint64x2_t lo, mid, hi; } clmul256;
 
+/* z = the products (first) or z + them */
+HWC_INLINE void clmul_add(clmul256 *z, uint64x2_t lo, uint64x2_t hi, uint64x2_t mid, const int first) {
+    z->lo = first ? lo : veorq_u64(z->lo, lo);
+    z->hi = first ? hi : veorq_u64(z->hi, hi);
+    z->mid = first ? mid : veorq_u64(z->mid, mid);
+}
+
 HWC_INLINE void clmul_acc(clmul256 *z, uint64x2_t x, const unsigned char *hp, const int first) {
     const uint64x2_t h = vld1q_u64((const uint64_t *)hp), hk = vld1q_u64((const uint64_t *)(hp + 16));
     const uint64x2_t xk = veorq_u64(x, vextq_u64(x, x, 1));
     const uint64x2_t lo = clmul_lo(x, h), hi = clmul_hi(x, h), mid = clmul_lo(xk, hk);
-    z->lo = first ? lo : veorq_u64(z->lo, lo);
-    z->hi = first ? hi : veorq_u64(z->hi, hi);
-    z->mid = first ? mid : veorq_u64(z->mid, mid);
+    clmul_add(z, lo, hi, mid, first);
 }
 
 /* clmul_acc of two blocks a, b (powers at ha, hb): their Karatsuba middle
@@ -434,9 +439,7 @@ HWC_INLINE void clmul_acc2(clmul256 *z, uint64x2_t a, const unsigned char *ha, u
     const uint64x2_t lo = veorq_u64(clmul_lo(a, h), clmul_lo(b, g));
     const uint64x2_t hi = veorq_u64(clmul_hi(a, h), clmul_hi(b, g));
     const uint64x2_t mid = veorq_u64(clmul_lo(t, hk), clmul_hi(t, gk));
-    z->lo = first ? lo : veorq_u64(z->lo, lo);
-    z->hi = first ? hi : veorq_u64(z->hi, hi);
-    z->mid = first ? mid : veorq_u64(z->mid, mid);
+    clmul_add(z, lo, hi, mid, first);
 }
 
 /* Z mod P for Z = [Z3 Z2 Z1 Z0] (x^k at bit 255 - k; lo = [l1 l0], mid =

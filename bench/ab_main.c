@@ -180,7 +180,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) o.only = argv[++i];
         else if (!strcmp(argv[i], "--more")) o.more = 1;
         else {
-            fprintf(stderr, "usage: hwcrypt-ab [--rounds N] [--batch-ms MS] [--family aes|streebog|mpi] [--only TEXT] [--more]\n");
+            fprintf(stderr, "usage: hwcrypt-ab [--rounds N] [--batch-ms MS] [--family aes|streebog|mpi] "
+                            "[--only TEXT] [--more]\n");
             return 2;
         }
     }
@@ -194,7 +195,8 @@ int main(int argc, char **argv) {
     printf("core clock %.2f GHz; %d rounds of %.1f ms batches per build, alternating; "
            "c/unit = median batch time x clock\n\n",
            hwc_bench_core_ghz(), o.rounds, o.batch_ms);
-    printf("| operation | size | kernel | this tree c/unit | baseline c/unit | this/baseline (median per round) | minimum / minimum |\n");
+    printf("| operation | size | kernel | this tree c/unit | baseline c/unit | this/baseline (median per round) "
+           "| minimum / minimum |\n");
     printf("|---|---|---|---|---|---|---|\n");
     family_rows(&o, "aes", aes_rows);
     family_rows(&o, "streebog", streebog_rows);

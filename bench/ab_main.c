@@ -16,11 +16,11 @@
 
 static const char *const op_names[AB_NOPS] = {
     "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr", "xts-enc", "xts-dec", "cmac", "gcm-enc", "gcm-dec",
-    "cbc-enc-many64", "cbc-enc-many64-oop", "cmac-many64",
+    "cbc-enc-many64", "cbc-enc-many64-oop", "cmac-many64", "xts-sectors256",
     "streebog-256", "streebog-512", "hmac-sb512", "pbkdf2-sb512-1000it", "muladd", "modexp"};
 
 const char *ab_family(ab_op op) {
-    return op <= AB_CMAC_MANY ? "aes" : op <= AB_PBKDF2_SB512 ? "streebog" : "mpi";
+    return op <= AB_XTS_SECTORS ? "aes" : op <= AB_PBKDF2_SB512 ? "streebog" : "mpi";
 }
 
 typedef struct {
@@ -94,7 +94,9 @@ static void row(ab_opts *o, ab_op op, unsigned key_len, size_t len, const char *
         mn = tn[i] < mn ? tn[i] : mn;
         mb = tb[i] < mb ? tb[i] : mb;
     }
-    const double rm = median(ratio, rounds), units = (double)len * (double)iters;
+    /* bytes per operation: len, times the messages or sectors of one call */
+    const double per = op == AB_XTS_SECTORS ? 256 : op >= AB_CBC_MANY && op <= AB_CMAC_MANY ? 64 : 1;
+    const double rm = median(ratio, rounds), units = per * (double)len * (double)iters;
     const double ghz = hwc_bench_core_ghz();
     printf("| %s | %s | %s | %.4g | %.4g | %.3f | %.3f |%s\n", what, size, kernel,
            median(tn, rounds) * ghz * 1e9 / units, median(tb, rounds) * ghz * 1e9 / units, rm, mn / mb,
@@ -124,8 +126,12 @@ static void aes_rows(ab_opts *o, const char *k) {
        100, 256 and 1000 bytes and CMAC and CBC (in place) batches of 16,
        48 and 80-byte messages */
     for (unsigned kl = 16; kl <= 32; kl += 16)
-        for (int op = AB_ECB_ENC; op <= AB_CMAC_MANY; op++) {
+        for (int op = AB_ECB_ENC; op <= AB_XTS_SECTORS; op++) {
             if (!o->more && (op == AB_ECB_DEC || op == AB_XTS_DEC)) continue;
+            if (op == AB_XTS_SECTORS) {
+                for (size_t i = 0; i < 2; i++) row(o, op, kl, units[i], k);   /* 512 B, 4 KiB */
+                continue;
+            }
             if (op == AB_XTS_ENC || op == AB_XTS_DEC) {
                 for (size_t i = 0; i < sizeof units / sizeof *units; i++) row(o, op, kl, units[i], k);
                 if (o->more) row(o, op, kl, (size_t)1 << 20, k);

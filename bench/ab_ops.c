@@ -18,7 +18,7 @@
 #define AB_CAT(a, b) AB_CAT2(a, b)
 #define AB(name) AB_CAT(AB_PREFIX, name)
 
-enum { MAX_LIMBS = 64, MANY = 64 };
+enum { MAX_LIMBS = 64, MANY = 64, SECTORS = 256 };
 
 typedef struct {
     ab_row row;
@@ -61,19 +61,24 @@ static int setup_aes(ab_ctx *c) {
     uint64_t x = 0x2b7e151628aed2a6u;
     for (int i = 0; i < 64; i++) ab_key[i] = (uint8_t)ab_rand(&x);
     int rc;
-    if (r->op == AB_XTS_ENC || r->op == AB_XTS_DEC) rc = hwc_aes_xts_setkey(&c->u.x, ab_key, 2 * r->key_len);
+    if (r->op == AB_XTS_ENC || r->op == AB_XTS_DEC || r->op == AB_XTS_SECTORS) rc = hwc_aes_xts_setkey(&c->u.x, ab_key, 2 * r->key_len);
     else if (r->op == AB_CMAC) rc = hwc_cmac_init(&c->u.c, ab_key, r->key_len);
 #ifdef AB_V02
     else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC) rc = hwc_aes_gcm_setkey(&c->u.g, ab_key, r->key_len);
 #else
     else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC || r->op == AB_CBC_MANY || r->op == AB_CBC_MANY_OOP ||
-             r->op == AB_CMAC_MANY)
+             r->op == AB_CMAC_MANY || r->op == AB_XTS_SECTORS)
         rc = HWC_ERR_BAD_ARGUMENT;
 #endif
     else rc = hwc_aes_setkey(&c->u.k, ab_key, r->key_len);
     memcpy(c->many_key, ab_key, sizeof c->many_key);   /* hwc_cmac_many takes key bytes */
     memset(ab_key, 0, sizeof ab_key);
     const int many = r->op == AB_CBC_MANY || r->op == AB_CBC_MANY_OOP || r->op == AB_CMAC_MANY;
+    if (rc == HWC_OK && r->op == AB_XTS_SECTORS) {
+        c->many_in = aligned_alloc(4096, SECTORS * r->len);
+        if (!c->many_in) return HWC_ERR_BAD_ARGUMENT;
+        memset(c->many_in, 0x5a, SECTORS * r->len);
+    }
     if (rc == HWC_OK && many) {
         /* 64 messages back to back in a page-aligned buffer, as bench/bench_aes_many.c */
         const size_t bytes = (MANY * r->len + 4095) / 4096 * 4096;
@@ -168,6 +173,9 @@ void AB(ab_run)(void *ctx, size_t iters) {
             break;
         case AB_CBC_MANY:
         case AB_CBC_MANY_OOP: hwc_aes_cbc_encrypt_many(k, MANY, c->many_ivs, c->mo, c->mi, c->mlen); break;
+        case AB_XTS_SECTORS:
+            hwc_aes_xts_encrypt_sectors(&c->u.x, 7, len, c->many_in, c->many_in, SECTORS * len);
+            break;
         case AB_CMAC_MANY: hwc_cmac_many(c->many_key, c->row.key_len, MANY, c->mi, c->mlen, c->many_tags); break;
 #endif
         case AB_SB256: hwc_streebog(256, in, len, c->digest); break;

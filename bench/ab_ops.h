@@ -9,7 +9,7 @@
 
 typedef enum {
     AB_ECB_ENC, AB_ECB_DEC, AB_CBC_ENC, AB_CBC_DEC, AB_CTR, AB_XTS_ENC, AB_XTS_DEC, AB_CMAC, AB_GCM_ENC, AB_GCM_DEC,
-    AB_CBC_MANY, AB_CBC_MANY_OOP, AB_CMAC_MANY,
+    AB_CBC_MANY, AB_CBC_MANY_OOP, AB_CMAC_MANY, AB_XTS_SECTORS,
     AB_SB256, AB_SB512, AB_HMAC_SB512, AB_PBKDF2_SB512, AB_MULADD, AB_MODEXP, AB_NOPS
 } ab_op;
 
@@ -17,7 +17,8 @@ typedef enum {
    GCM: a one-shot call, 12-byte IV, no AAD, 16-byte tag; CBC-many: 64
    messages of len bytes back to back in a page-aligned buffer of their own,
    one call, in place (as bench/bench_aes_many.c) or into a second buffer;
-   CMAC-many: the same 64 messages, one hwc_cmac_many call;
+   CMAC-many: the same 64 messages, one hwc_cmac_many call; XTS-sectors: 256
+   sectors of len bytes in place in a buffer of their own (as bench/bench_aes_many.c);
    PBKDF2: bytes derived at 1000 iterations) or of `len` limbs (mpi), with
    key_len-byte AES keys, on `kernel`. Both builds read `in` and write `out`
    (the same buffers, at least len bytes): data addresses, and so cache sets

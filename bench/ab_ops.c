@@ -61,7 +61,8 @@ static int setup_aes(ab_ctx *c) {
     uint64_t x = 0x2b7e151628aed2a6u;
     for (int i = 0; i < 64; i++) ab_key[i] = (uint8_t)ab_rand(&x);
     int rc;
-    if (r->op == AB_XTS_ENC || r->op == AB_XTS_DEC || r->op == AB_XTS_SECTORS) rc = hwc_aes_xts_setkey(&c->u.x, ab_key, 2 * r->key_len);
+    const int xts = r->op == AB_XTS_ENC || r->op == AB_XTS_DEC || r->op == AB_XTS_SECTORS;
+    if (xts) rc = hwc_aes_xts_setkey(&c->u.x, ab_key, 2 * r->key_len);
     else if (r->op == AB_CMAC) rc = hwc_cmac_init(&c->u.c, ab_key, r->key_len);
 #ifdef AB_V02
     else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC) rc = hwc_aes_gcm_setkey(&c->u.g, ab_key, r->key_len);

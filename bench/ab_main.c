@@ -123,7 +123,7 @@ static void aes_rows(ab_opts *o, const char *k) {
     static const size_t many[] = {64, 1024, 4096};   /* bytes per message */
     /* the rows of `hwcrypt bench --full` (bench/bench_aes.c); with --more also
        ECB and XTS decryption, 32/48-byte calls, 1 MiB XTS units, GCM at
-       100, 256 and 1000 bytes and CMAC and CBC (in place) batches of 16,
+       100, 256, 1000, 2048 and 4096 bytes and CMAC and CBC (in place) batches of 16,
        48 and 80-byte messages */
     for (unsigned kl = 16; kl <= 32; kl += 16)
         for (int op = AB_ECB_ENC; op <= AB_XTS_SECTORS; op++) {
@@ -157,6 +157,10 @@ static void aes_rows(ab_opts *o, const char *k) {
                     row(o, op, kl, 1000, k);  /* a batch, a group and a partial block */
                 }
                 row(o, op, kl, sizes[i], k);
+                if (o->more && sizes[i] == 1024 && (op == AB_GCM_ENC || op == AB_GCM_DEC)) {
+                    row(o, op, kl, 2048, k);  /* 4 and 8 zmm batches: the broadcast key table's first sizes */
+                    row(o, op, kl, 4096, k);
+                }
                 if (o->more && sizes[i] == 64 && (op == AB_GCM_ENC || op == AB_GCM_DEC))
                     row(o, op, kl, 100, k);   /* 6 blocks and a partial one: one call of registers on zmm */
             }

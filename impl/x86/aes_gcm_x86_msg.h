@@ -277,11 +277,11 @@ static void gcm_oneshot(const hwc_aes_key *k, const unsigned char *htab, const u
         hwc_x86_st(cb, _mm_shuffle_epi8(c, cm));
         hwc_x86_st(xs, hwc_x86_ld(xb));
         hwc_x86_st(tag, e0);
-        /* whole batches below G_TABLE_BLOCKS: the length block in the last
+        /* whole batches up to G_WHOLE_BLOCKS: the length block in the last
            one's hash (longer calls keep the loops of gcm_encrypt and
-           gcm_decrypt: their own copies in gcm_whole_* measured 2-7% apart
-           at 16 KiB - 1 MiB, faster or slower by kernel) */
-        const int whole = G_WHOLE && !t && !rem && bulk % GB == 0 && bulk < G_TABLE_BLOCKS;
+           gcm_decrypt and their key table: their own copies in gcm_whole_*
+           measured up to 6% slower at 16 KiB - 1 MiB) */
+        const int whole = G_WHOLE && !t && !rem && bulk % GB == 0 && bulk <= G_WHOLE_BLOCKS;
 #if G_WHOLE
         if (whole) (dec ? gcm_whole_dec : gcm_whole_enc)(k, htab, cb, xs, out, in, bulk, lens);
         else

@@ -57,6 +57,11 @@ static void ab_free_ctx(ab_ctx *c) {
 
 static int setup_aes(ab_ctx *c) {
     const ab_row *r = &c->row;
+#ifndef AB_V02   /* the 0.2 calls */
+    if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC || r->op == AB_CBC_MANY || r->op == AB_CBC_MANY_OOP ||
+        r->op == AB_CMAC_MANY || r->op == AB_XTS_SECTORS)
+        return HWC_ERR_BAD_ARGUMENT;
+#endif
     uint8_t ab_key[64];
     uint64_t x = 0x2b7e151628aed2a6u;
     for (int i = 0; i < 64; i++) ab_key[i] = (uint8_t)ab_rand(&x);
@@ -66,10 +71,6 @@ static int setup_aes(ab_ctx *c) {
     else if (r->op == AB_CMAC) rc = hwc_cmac_init(&c->u.c, ab_key, r->key_len);
 #ifdef AB_V02
     else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC) rc = hwc_aes_gcm_setkey(&c->u.g, ab_key, r->key_len);
-#else
-    else if (r->op == AB_GCM_ENC || r->op == AB_GCM_DEC || r->op == AB_CBC_MANY || r->op == AB_CBC_MANY_OOP ||
-             r->op == AB_CMAC_MANY || r->op == AB_XTS_SECTORS)
-        rc = HWC_ERR_BAD_ARGUMENT;
 #endif
     else rc = hwc_aes_setkey(&c->u.k, ab_key, r->key_len);
     memcpy(c->many_key, ab_key, sizeof c->many_key);   /* hwc_cmac_many takes key bytes */

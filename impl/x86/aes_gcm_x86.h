@@ -740,9 +740,9 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
 
 /* zmm: gcm_oneshot's messages of whole batches up to this many blocks take
    gcm_whole_* (the length block folded into the last batch's hash, keys
-   broadcast per use): Zen 5, in-process A/B, 2 KiB 0.83-0.93x and 4 KiB
-   0.89-0.97x the time of the key table without the fold; 8 KiB the same,
-   16 KiB - 1 MiB 1.0-1.06x (docs/gcm.md). */
+   broadcast per use): Zen 5, in-process A/B, 2 KiB 0.80-0.87x and 4 KiB
+   0.90-0.98x the time of the key table without the fold; 8 KiB the same;
+   the fold for every size: 1 MiB 1.04-1.06x (docs/gcm.md). */
 #define G_WHOLE_BLOCKS 256
 
 /* f (a constant): gcm_run's fold, for gcm_oneshot's calls of at most

@@ -94,9 +94,8 @@ static void row(ab_opts *o, ab_op op, unsigned key_len, size_t len, const char *
         mn = tn[i] < mn ? tn[i] : mn;
         mb = tb[i] < mb ? tb[i] : mb;
     }
-    /* bytes per operation: len, times the messages or sectors of one call */
-    const double per = op == AB_XTS_SECTORS ? 256 : op >= AB_CBC_MANY && op <= AB_CMAC_MANY ? 64 : 1;
-    const double rm = median(ratio, rounds), units = per * (double)len * (double)iters;
+    /* bytes per call: len, times the messages or sectors of one call */
+    const double rm = median(ratio, rounds), units = (double)ab_per_call(op) * (double)len * (double)iters;
     const double ghz = hwc_bench_core_ghz();
     printf("| %s | %s | %s | %.4g | %.4g | %.3f | %.3f |%s\n", what, size, kernel,
            median(tn, rounds) * ghz * 1e9 / units, median(tb, rounds) * ghz * 1e9 / units, rm, mn / mb,

@@ -18,7 +18,7 @@
 #define AB_CAT(a, b) AB_CAT2(a, b)
 #define AB(name) AB_CAT(AB_PREFIX, name)
 
-enum { MAX_LIMBS = 64, MANY = 64, SECTORS = 256 };
+enum { MAX_LIMBS = 64, MANY = AB_MANY, SECTORS = AB_SECTORS };
 
 typedef struct {
     ab_row row;

@@ -13,6 +13,14 @@ typedef enum {
     AB_SB256, AB_SB512, AB_HMAC_SB512, AB_PBKDF2_SB512, AB_MULADD, AB_MODEXP, AB_NOPS
 } ab_op;
 
+/* Messages of one CBC/CMAC-many call, sectors of one XTS-sectors call. */
+enum { AB_MANY = 64, AB_SECTORS = 256 };
+
+/* The operations of one call of op: len-byte messages, sectors (or 1). */
+static inline size_t ab_per_call(ab_op op) {
+    return op == AB_XTS_SECTORS ? AB_SECTORS : op >= AB_CBC_MANY && op <= AB_CMAC_MANY ? AB_MANY : 1;
+}
+
 /* One row: an operation of `len` bytes (AES, Streebog; XTS: one data unit;
    GCM: a one-shot call, 12-byte IV, no AAD, 16-byte tag; CBC-many: 64
    messages of len bytes back to back in a page-aligned buffer of their own,

@@ -2,7 +2,17 @@
 #include <stdio.h>
 #include <string.h>
 #include "hwcrypt/hwcrypt.h"
+#ifndef HWC_NO_BENCH
 #include "bench/bench.h"
+#else
+/* built with -DHWC_BUILD_BENCH=OFF (tools/CMakeLists.txt) */
+static int hwc_bench_main(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    fputs("hwcrypt: this build has no benchmark (configure with -DHWC_BUILD_BENCH=ON)\n", stderr);
+    return 2;
+}
+#endif
 #include "cli.h"
 
 static void usage(FILE *f) {

@@ -42,7 +42,20 @@ KINDS = [
     ("vpternlogd", "vpternlogd $0x96, %{r}m14, {s}, {d}", True),
     ("vpermi2d", "vpermi2d %{r}m14, {s}, {d}", True),
     ("vshufi64x2", "vshufi64x2 $0x4e, %{r}m14, {s}, {d}", True),
+    ("vpsllq", "vpsllq $7, {s}, {d}", False),
+    ("vpsllvq", "vpsllvq %{r}m14, {s}, {d}", False),
+    ("vpunpcklqdq", "vpunpcklqdq %{r}m14, {s}, {d}", False),
+    ("vpandq", "vpandq %{r}m14, {s}, {d}", True),
+    ("vpblendmq", "vpblendmq %{r}m14, {s}, {d}", True),
+    ("vpermq", "vpermq $0x4e, {s}, {d}", True),
+    ("vprolq", "vprolq $7, {s}, {d}", True),
+    ("vpmullq", "vpmullq %{r}m14, {s}, {d}", True),
+    ("vpshldq", "vpshldq $7, %{r}m14, {s}, {d}", True, "avx512_vbmi2"),
+    ("vpmadd52luq", "vpmadd52luq %{r}m14, {s}, {d}", True, "avx512ifma"),
+    ("vgf2p8affineqb", "vgf2p8affineqb $0, %{r}m14, {s}, {d}", False, "gfni"),
+    ("vgf2p8mulb", "vgf2p8mulb %{r}m14, {s}, {d}", False, "gfni"),
 ]
+# an optional fourth field: the /proc/cpuinfo flag the kind needs beyond the width's
 
 
 def body(width, kind, evex):
@@ -131,7 +144,9 @@ def main():
         print(f"  {'instruction':12s} {'alone':>7s} {'added to AES':>13s}")
         for k in KINDS:
             evex = w == 512 or k[2]
-            if (evex and not has512) or (k[0] == "vshufi64x2" and w == 128):
+            if (evex and not has512) or (k[0] in ("vshufi64x2", "vpermq") and w == 128):
+                continue
+            if len(k) > 3 and k[3] not in flags:
                 continue
             alone = time(kind_alone(w, k, evex)) / ADDED
             added = (time(body(w, k, evex)) - base) / ADDED

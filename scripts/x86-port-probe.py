@@ -30,6 +30,7 @@ import os
 AES_OPS = 96
 ADDED = 24
 # name, AT&T template ({r}: register prefix, {s}: a source, {d}: a destination), needs AVX-512
+# and optionally the /proc/cpuinfo flag it needs beyond the width's
 KINDS = [
     ("vpclmulqdq", "vpclmulqdq $0x11, %{r}m14, {s}, {d}", False),
     ("vpshufb", "vpshufb %{r}m14, {s}, {d}", False),
@@ -43,19 +44,18 @@ KINDS = [
     ("vpermi2d", "vpermi2d %{r}m14, {s}, {d}", True),
     ("vshufi64x2", "vshufi64x2 $0x4e, %{r}m14, {s}, {d}", True),
     ("vpsllq", "vpsllq $7, {s}, {d}", False),
-    ("vpsllvq", "vpsllvq %{r}m14, {s}, {d}", False),
+    ("vpsllvq", "vpsllvq %{r}m14, {s}, {d}", False, "avx2"),
     ("vpunpcklqdq", "vpunpcklqdq %{r}m14, {s}, {d}", False),
     ("vpandq", "vpandq %{r}m14, {s}, {d}", True),
     ("vpblendmq", "vpblendmq %{r}m14, {s}, {d}", True),
     ("vpermq", "vpermq $0x4e, {s}, {d}", True),
     ("vprolq", "vprolq $7, {s}, {d}", True),
-    ("vpmullq", "vpmullq %{r}m14, {s}, {d}", True),
+    ("vpmullq", "vpmullq %{r}m14, {s}, {d}", True, "avx512dq"),
     ("vpshldq", "vpshldq $7, %{r}m14, {s}, {d}", True, "avx512_vbmi2"),
     ("vpmadd52luq", "vpmadd52luq %{r}m14, {s}, {d}", True, "avx512ifma"),
     ("vgf2p8affineqb", "vgf2p8affineqb $0, %{r}m14, {s}, {d}", False, "gfni"),
     ("vgf2p8mulb", "vgf2p8mulb %{r}m14, {s}, {d}", False, "gfni"),
 ]
-# an optional fourth field: the /proc/cpuinfo flag the kind needs beyond the width's
 
 
 def body(width, kind, evex):

@@ -9,7 +9,7 @@
 
 /* One 64-byte store per line, whatever vector stores the file is built
    with: a memset of a constant size of some hundred bytes becomes rep stosq
-   on x86, whose start-up cost tens of cycles per call on Zen 5 (docs/bench.md).
+   on x86, whose start-up costs tens of cycles per call on Zen 5 (docs/bench.md).
    The empty asm in the loop keeps the compiler from making it a memset again. */
 typedef unsigned char hwc_wipe_line __attribute__((vector_size(64), aligned(1), may_alias));
 

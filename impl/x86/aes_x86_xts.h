@@ -136,9 +136,34 @@ HWC_X86_INLINE void xts_tail(hwc_xkeys *X, __m128i *tx, uint8_t *out, const uint
     }
 }
 
-/* One batch: HWC_NB vectors with their tweaks tv. */
-HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
-                              const uint8_t *in, const unsigned nr, const int decrypt) {
+/* Middle rounds 1..nr-1 of a batch. With o (the ymm two-set loop of
+   xts_body), the other set, in memory, takes its two-batch step meanwhile:
+   vector r-1 after round r, r = 1..HWC_NB, its pointer made opaque there so
+   that the load stays after that round. Bunched between two batches, the
+   eight steps cost 6-7 cycles a batch (docs/bench.md). */
+HWC_X86_INLINE void xts_rounds(hwc_v x[HWC_NB], const hwc_keys *K, const unsigned nr, const int decrypt,
+                               hwc_v *o, const hwc_v Q) {
+#if defined(HWC_XTS_STEP2) && HWC_L == 2
+    if (o) {
+        const uint8_t *s = K->s;
+        HWC_UNROLL for (unsigned r = 1; r < nr; r++) {
+            round_n(x, HWC_NB, K, &s, r, decrypt);
+            if (r <= HWC_NB) {
+                __asm__ __volatile__("" : "+r"(o));
+                o[r - 1] = tweak_step2(o[r - 1], Q);
+            }
+        }
+        return;
+    }
+#endif
+    (void)o;
+    (void)Q;
+    rounds_mid(x, HWC_NB, K, nr, decrypt);
+}
+
+/* One batch: HWC_NB vectors with their tweaks tv (o and Q: xts_rounds). */
+HWC_X86_INLINE void xts_batch_st(hwc_keys *K, const hwc_v tv[HWC_NB], hwc_v *o, const hwc_v Q,
+                                 uint8_t *out, const uint8_t *in, const unsigned nr, const int decrypt) {
     /* with 8 tweaks live, the first and last keys are read for each vector
        (not kept in a register across the batch) unless held */
     hwc_v x[HWC_NB];
@@ -147,11 +172,15 @@ HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
         if (K->lo > 0) __asm__ __volatile__("" : "+r"(s));
         x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], vkey_at(K, s, 0));
     }
-    rounds_mid(x, HWC_NB, K, nr, decrypt);
+    xts_rounds(x, K, nr, decrypt, o, Q);
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
         if (K->hi < nr) __asm__ __volatile__("" : "+r"(s));
         V_ST(out + 16 * HWC_L * i, v_last(x[i], V_XOR(vkey_at(K, s, nr), tv[i]), decrypt));
     }
+}
+HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
+                              const uint8_t *in, const unsigned nr, const int decrypt) {
+    xts_batch_st(K, tv, NULL, tv[0], out, in, nr, decrypt);
 }
 
 #if defined(HWC_XTS_STEP2)
@@ -160,17 +189,21 @@ HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
    whitening takes c = k_0 ^ k_nr and the last round takes U, so a batch has
    no XOR beyond the whitening. Stepping is linear: U x^64 ^ d with
    d = k_nr x^64 ^ k_nr is the next U (one XOR3 with the step's own). On
-   ymm (no XOR3 in AVX2, 16 registers) a set holds T, k_nr is 0. */
-HWC_X86_INLINE void xts_set_batch(hwc_keys *K, const hwc_v u[HWC_NB], const hwc_v c, uint8_t *out,
-                                  const uint8_t *in, const unsigned nr, const int decrypt) {
+   ymm (no XOR3 in AVX2, 16 registers) a set holds T, k_nr is 0, and the
+   other set o steps within the batch (xts_rounds; zmm: o is NULL). */
+HWC_X86_INLINE void xts_set_batch(hwc_keys *K, const hwc_v u[HWC_NB], hwc_v *o, const hwc_v Q,
+                                  const hwc_v c, uint8_t *out, const uint8_t *in, const unsigned nr,
+                                  const int decrypt) {
 #if HWC_L == 4
     hwc_v x[HWC_NB];
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), u[i], c);
     rounds_mid(x, HWC_NB, K, nr, decrypt);
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) V_ST(out + 16 * HWC_L * i, v_last(x[i], u[i], decrypt));
+    (void)o;
+    (void)Q;
 #else
     (void)c;
-    xts_batch(K, u, out, in, nr, decrypt);
+    xts_batch_st(K, u, o, Q, out, in, nr, decrypt);
 #endif
 }
 
@@ -257,17 +290,18 @@ HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8
             for (;;) {
                 keys_fresh(&H);
                 int more = blocks >= 2 * HWC_NB * HWC_L;
-                if (more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = xts_set_step(tv[i], Q, d);
-                xts_set_batch(&H, tw, c, out, in, nr, decrypt);
+                /* zmm steps a set here, ymm within the other's batch */
+                if (HWC_L == 4 && more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = xts_set_step(tv[i], Q, d);
+                xts_set_batch(&H, tw, HWC_L == 4 || !more ? NULL : tv, Q, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (!more) {
                     tv[0] = tweak_odd(V_XOR(tw[0], kn), P);
                     break;
                 }
                 more = blocks >= 2 * HWC_NB * HWC_L;
-                if (more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = xts_set_step(tw[i], Q, d);
+                if (HWC_L == 4 && more) HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = xts_set_step(tw[i], Q, d);
                 keys_fresh(&H);
-                xts_set_batch(&H, tv, c, out, in, nr, decrypt);
+                xts_set_batch(&H, tv, HWC_L == 4 || !more ? NULL : tw, Q, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
                 if (!more) {
                     tv[0] = tweak_odd(V_XOR(tv[0], kn), P);
@@ -488,19 +522,19 @@ HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v sets[3][HWC_NB], const uin
             for (; b > 2; b -= 2) {
                 keys_fresh(K);
                 units_fresh(&tv, &tw, &nx);
-                xts_set_batch(K, tv, c, out, in, nr, decrypt);
+                xts_set_batch(K, tv, NULL, Q, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
                 HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tv[i] = xts_set_step(tv[i], Q, d);
                 keys_fresh(K);
                 units_fresh(&tv, &tw, &nx);
-                xts_set_batch(K, tw, c, out, in, nr, decrypt);
+                xts_set_batch(K, tw, NULL, Q, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
                 HWC_UNROLL for (int i = 0; i < HWC_NB; i++) tw[i] = xts_set_step(tw[i], Q, d);
             }
             if (b == 2) {
                 keys_fresh(K);
                 units_fresh(&tv, &tw, &nx);
-                xts_set_batch(K, tv, c, out, in, nr, decrypt);
+                xts_set_batch(K, tv, NULL, Q, c, out, in, nr, decrypt);
                 in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
                 hwc_v *x = tv;
                 tv = tw;
@@ -513,13 +547,13 @@ HWC_X86_INLINE void xts_units_pipe(hwc_keys *K, hwc_v sets[3][HWC_NB], const uin
         t += 16;
         tb = V_BC(hwc_x86_ld(t));
         HWC_UNROLL for (int i = 0; i < HWC_NB; i++) nx[i] = V_XOR(tweak_vec(tb, (unsigned)i, P), kn);
-        xts_set_batch(K, tv, c, out, in, nr, decrypt);
+        xts_set_batch(K, tv, NULL, Q, c, out, in, nr, decrypt);
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB;
         hwc_v *x = tv;
         tv = nx;
         nx = x;
     }
-    xts_set_batch(K, tv, c, out, in, nr, decrypt);
+    xts_set_batch(K, tv, NULL, Q, c, out, in, nr, decrypt);
 }
 #endif
 

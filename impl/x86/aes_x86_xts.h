@@ -180,7 +180,7 @@ HWC_X86_INLINE void xts_batch_st(hwc_keys *K, const hwc_v tv[HWC_NB], hwc_v *o, 
 }
 HWC_X86_INLINE void xts_batch(hwc_keys *K, const hwc_v tv[HWC_NB], uint8_t *out,
                               const uint8_t *in, const unsigned nr, const int decrypt) {
-    xts_batch_st(K, tv, NULL, tv[0], out, in, nr, decrypt);
+    xts_batch_st(K, tv, NULL, V_BC(_mm_setzero_si128()), out, in, nr, decrypt);   /* no other set */
 }
 
 #if defined(HWC_XTS_STEP2)

@@ -39,7 +39,7 @@ enum {   /* multiples of 256 */
     HWC_SCRUB_BULK = 1536,     /* ECB, CBC decryption, CTR, CMAC init (copies to 1330) */
     HWC_SCRUB_XTS = 1024,      /* XTS units: core/ for kernels without HWC_CLEAN_XTS, avx512 after
                                   its per-unit sectors (copies to 768) */
-    HWC_SCRUB_SECTORS = 2048,  /* XTS sectors: core/ for kernels without HWC_CLEAN_XTS (copies to 1970) */
+    HWC_SCRUB_SECTORS = 3072,  /* XTS sectors: core/ for kernels without HWC_CLEAN_XTS (copies to 2240) */
     HWC_SCRUB_HASH = 2560,     /* HMAC-Streebog, PBKDF2 (copies to 2080) */
     HWC_SCRUB_WIDE = 2560,     /* GCM (copies to 2100) */
     HWC_SCRUB_LANES = 18432,   /* CMAC and CBC-encrypt lanes (copies to 16900) */

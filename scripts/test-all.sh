@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Second command of the README (and what .ci/run calls): the whole test suite.
 #  1. Release build with -Werror, the Criterion suite + CLI checks (ctest),
-#     and the same with clang
+#     the same with clang, and with the distribution's packaging flags (-O2)
 #  2. ASan + UBSan build, the same suite
 #  3. old-CPU dispatch under qemu-x86_64 (Nehalem, Westmere, Haswell, max):
 #     the right kernel is active and the suite passes
@@ -72,6 +72,29 @@ if command -v clang >/dev/null; then
   else
     step_fail "clang build"
   fi
+fi
+
+# 1c. The distribution's packaging flags (dpkg-buildflags: -O2, stack protector,
+#     _FORTIFY_SOURCE; CMAKE_BUILD_TYPE None, as Debian's cmake helper builds):
+#     the suite, the stack scan included. impl/ stays at -O3 (CMakeLists.txt,
+#     HWC_KERNELS_O3): at -O2 gcc 12 kept avx512's XTS tweaks in its frame.
+log "packaging flags build (-O2, hardening) and suite"
+leg_failed=$failed
+if command -v dpkg-buildflags >/dev/null; then
+  pkg_cflags="$(dpkg-buildflags --get CFLAGS) $(dpkg-buildflags --get CPPFLAGS)"
+  pkg_ldflags=$(dpkg-buildflags --get LDFLAGS)
+else   # what Debian 12's dpkg-buildflags prints
+  pkg_cflags="-g -O2 -fstack-protector-strong -Wformat -Werror=format-security -Wdate-time -D_FORTIFY_SOURCE=2"
+  pkg_ldflags="-Wl,-z,relro"
+fi
+if CFLAGS="$pkg_cflags" LDFLAGS="$pkg_ldflags" cmake -S . -B build-pkg -G Ninja -DCMAKE_BUILD_TYPE=None \
+     -DHWC_WERROR=ON -DHWC_BUILD_BENCH=OFF -DHWC_BUILD_PROVIDER=OFF >/dev/null &&
+   cmake --build build-pkg -j"$jobs" >/dev/null; then
+  ctest --test-dir build-pkg --output-on-failure -j"$jobs" 2>&1 | tee build-pkg/ctest.log
+  count_ctest "packaging flags" build-pkg/ctest.log
+  drop_build build-pkg "$leg_failed"
+else
+  step_fail "packaging flags build"
 fi
 
 # 2. ASan + UBSan. This leg, the fuzzers and TSan build at -O1, as the

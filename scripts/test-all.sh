@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Second command of the README (and what .ci/run calls): the whole test suite.
 #  1. Release build with -Werror, the Criterion suite + CLI checks (ctest),
-#     the same with clang, and with the distribution's packaging flags (-O2)
+#     the same with clang, and with the distribution's packaging flags (-O2);
+#     the stack scan in Debug and MinSizeRel builds
 #  2. ASan + UBSan build, the same suite
 #  3. old-CPU dispatch under qemu-x86_64 (Nehalem, Westmere, Haswell, max):
 #     the right kernel is active and the suite passes
@@ -96,6 +97,25 @@ if CFLAGS="$pkg_cflags" LDFLAGS="$pkg_ldflags" cmake -S . -B build-pkg -G Ninja 
 else
   step_fail "packaging flags build"
 fi
+
+# 1d. The stack scan in the other CMake build types: Debug (core/ at -O0,
+#     where a subkey copy once stayed in hwc_cmac_final's frame) and
+#     MinSizeRel (-Os). RelWithDebInfo is -O2, as in 1c. Only the two scan
+#     programs are built (the library twice: about 2.5 minutes each).
+for bt in Debug MinSizeRel; do
+  log "stack scan, $bt build"
+  leg_failed=$failed
+  tree=build-scan-$bt
+  if cmake -S . -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=$bt -DHWC_WERROR=ON -DHWC_BUILD_BENCH=OFF \
+       -DHWC_BUILD_PROVIDER=OFF -DHWC_BUILD_TOOLS=OFF >/dev/null &&
+     cmake --build "$tree" -j"$jobs" --target test_stack_scan test_stack_scan_fallback >/dev/null; then
+    ctest --test-dir "$tree" --output-on-failure -R '^test_stack_scan' 2>&1 | tee "$tree/ctest.log"
+    count_ctest "stack scan $bt" "$tree/ctest.log"
+    drop_build "$tree" "$leg_failed"
+  else
+    step_fail "stack scan $bt build"
+  fi
+done
 
 # 2. ASan + UBSan. This leg, the fuzzers and TSan build at -O1, as the
 #    sanitizers' documentation and OSS-Fuzz do: gcc took 11 minutes for

@@ -101,7 +101,7 @@ fi
 # 1d. The stack scan in the other CMake build types: Debug (core/ at -O0,
 #     where a subkey copy once stayed in hwc_cmac_final's frame) and
 #     MinSizeRel (-Os). RelWithDebInfo is -O2, as in 1c. Only the two scan
-#     programs are built (the library twice: about 2.5 minutes each).
+#     programs are built (the library twice: 1-1.5 minutes each in CI).
 for bt in Debug MinSizeRel; do
   log "stack scan, $bt build"
   leg_failed=$failed

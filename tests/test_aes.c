@@ -294,6 +294,10 @@ static void agree_check(const char *kernel, void *arg) {
            end the wide XTS loops on their second tweak set */
         lens[nl++] = 1536 + 7;
         lens[nl++] = 2560 + 16;
+        /* zmm XTS steps the tweaks among the rounds from 128 to 511 blocks
+           (impl/x86/aes_x86_xts.h, HWC_XTS_HELD_MANY): both ends */
+        lens[nl++] = 2048;
+        lens[nl++] = 8192 - 1;
         /* zmm XTS from 512 blocks overlaps batches: exactly 16 batches,
            17 with a 16-byte tail, 18 with a partial block */
         lens[nl++] = 8192;

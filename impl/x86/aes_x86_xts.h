@@ -226,6 +226,92 @@ HWC_X86_INLINE void xts_set_consts(const hwc_v k0, const hwc_v kn, const hwc_v Q
 #endif
 #endif
 
+#if HWC_L == 4
+/* tweak_x32 (C = 0x87) on *t in place, its two constants read as memory
+   operands: with 8 data, 8 tweak and 9 key registers live, constants held
+   in registers made gcc spill round keys (tests/test_stack_scan.c). */
+static const _Alignas(64) uint32_t xts_x32_mem[32] = {
+    0xffffffff, 0, 0, 0, 0xffffffff, 0, 0, 0, 0xffffffff, 0, 0, 0, 0xffffffff, 0, 0, 0,   /* d3's dword */
+    0x87, 0, 0, 0, 0x87, 0, 0, 0, 0x87, 0, 0, 0, 0x87, 0, 0, 0};                          /* x^128 mod P */
+HWC_X86_INLINE void tweak_x32_mem(hwc_v *t) {
+    hwc_v top, prod;
+    __asm__("vpshufd $0x93, %[t], %[t]\n\t"
+            "vpandd %[mask], %[t], %[top]\n\t"
+            "vpclmulqdq $0x00, %[p], %[top], %[prod]\n\t"
+            "vpternlogd $0x96, %[prod], %[top], %[t]"
+            : [t] "+v"(*t), [top] "=&v"(top), [prod] "=&v"(prod)
+            : [mask] "m"(*(const __m512i *)(const void *)xts_x32_mem),
+              [p] "m"(*(const __m512i *)(const void *)(xts_x32_mem + 16)));
+}
+
+/* A batch of the held loop with its set's x^32 step among the rounds: the
+   last round's keys T ^ k_nr go to kb (the caller's frame, wiped by it)
+   before the rounds, so that tv[r - 1] can be stepped right after round r.
+   Stepped after the batch, the eight steps sit between two batches' chains
+   (4.5 cycles per batch on Zen 5, docs/aes-batch.md). */
+HWC_X86_INLINE void xts_batch_held(hwc_keys *K, hwc_v tv[HWC_NB], hwc_v *kb, const hwc_v P, uint8_t *out,
+                                   const uint8_t *in, const unsigned nr, const int decrypt) {
+    hwc_v x[HWC_NB];
+    const uint8_t *s = K->s;
+    const hwc_v kn = vkey_at(K, s, nr);
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
+        x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], vkey_at(K, s, 0));
+        kb[i] = V_XOR(kn, tv[i]);
+    }
+    __asm__ __volatile__("" : "+r"(kb));   /* kb's stores stay; the last round reads them back */
+    HWC_UNROLL for (unsigned r = 1; r < nr; r++) {
+        round_n(x, HWC_NB, K, &s, r, decrypt);
+        if (r <= HWC_NB) {
+#if !defined(HWC_CT_MSAN)   /* MSan checks asm operands like branch conditions (internal/ct.h) */
+            tweak_x32_mem(&tv[r - 1]);
+            HWC_UNROLL for (int i = 0; i < HWC_NB; i++) __asm__ __volatile__("" : "+v"(x[i]));
+#else
+            tv[r - 1] = tweak_odd(tv[r - 1], P);
+#endif
+        }
+    }
+    (void)P;
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) V_ST(out + 16 * HWC_L * i, v_last(x[i], kb[i], decrypt));
+}
+/* Units of this many blocks (and fewer than HWC_XTS_WIDE_BLOCKS) take
+   xts_held_many; units of one or two batches measured slower with the
+   steps among the rounds (docs/aes-batch.md). */
+#define HWC_XTS_HELD_MANY (4 * HWC_NB * HWC_L)
+
+/* xts_n's whole batches for such units: one tweak set stepped among the
+   rounds (xts_batch_held), the middle keys held in registers and the first
+   and last read from a frame buffer (memory operands), since the steps
+   need their registers. Every batch steps, the last one too: its first
+   tweak is then the next block's, and no key is used outside the loop
+   (with a last batch of its own after the loop, gcc kept a second copy of
+   the keys and spilled it). *tx, *out, *in, *blocks are advanced past the
+   whole batches. */
+HWC_X86_INLINE void xts_held_many(const uint8_t *keys, __m128i *tx, uint8_t **outp, const uint8_t **inp,
+                                  size_t *blocksp, const unsigned nr, const int decrypt) {
+    const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
+    uint8_t *out = *outp;
+    const uint8_t *in = *inp;
+    size_t blocks = *blocksp;
+    hwc_keys K;
+    load_keys(&K, keys, nr);
+    hold_keys_of(&K, nr, 1);
+    hwc_v ends[15], tv[HWC_NB], klb[HWC_NB];
+    wide_keys_of(&K, ends, nr, 1);
+    first_tweaks(tv, V_BC(*tx), P);
+    do {
+        keys_fresh(&K);
+        xts_batch_held(&K, tv, klb, P, out, in, nr, decrypt);
+        in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
+    } while (blocks >= HWC_NB * HWC_L);
+    hwc_wipe_inline(klb, sizeof klb);
+    wide_keys_end_of(ends, nr, 1);
+    *tx = V_LOW(tv[0]);
+    *outp = out;
+    *inp = in;
+    *blocksp = blocks;
+}
+#endif
+
 /* One data unit (or a run of blocks) with the round keys K already loaded:
    *tx is the tweak of the first block, left at the one after the last. */
 /* held (zmm): one tweak set, round keys in registers; else two tweak sets
@@ -447,8 +533,26 @@ HWC_X86_INLINE void xts_skew(hwc_keys *K, hwc_v sets[2][HWC_NB], __m128i *tx, ui
    below that) and runs two tweak sets. */
 #define HWC_XTS_WIDE_BLOCKS 512
 
+#if HWC_L == 4
+/* xts_held_many out of line: inlined into xts_n beside xts_body's held
+   path, it made gcc allocate that path anew (6 instructions more in a
+   512-byte unit's call, 2-3% slower). The tweak goes through t, not a
+   register: a call clobbers every vector register. */
+static __attribute__((noinline)) void xts_many_call(const uint8_t *keys, uint8_t t[16], uint8_t **out,
+                                                    const uint8_t **in, size_t *blocks, const unsigned nr,
+                                                    const int decrypt) {
+    __m128i tx = hwc_x86_ld(t);
+    HWC_BY_ROUNDS(nr, n, xts_held_many(keys, &tx, out, in, blocks, n, decrypt));
+    hwc_x86_st(t, tx);
+}
+#endif
+
 HWC_X86_INLINE void xts_n(const hwc_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in,
                           size_t blocks, const unsigned nr, const int decrypt) {
+#if HWC_L == 4
+    if (blocks >= HWC_XTS_HELD_MANY && blocks < HWC_XTS_WIDE_BLOCKS)
+        xts_many_call(sched_of(k, decrypt), t, &out, &in, &blocks, nr, decrypt);
+#endif
     __m128i tx = hwc_x86_ld(t);
     if (xmm_only(blocks)) {
         hwc_xkeys X;

@@ -121,7 +121,8 @@ static void aes_rows(ab_opts *o, const char *k) {
     static const size_t units[] = {512, 4096, 16384};
     static const size_t many[] = {64, 1024, 4096};   /* bytes per message */
     /* the rows of `hwcrypt bench --full` (bench/bench_aes.c); with --more also
-       ECB and XTS decryption, 32/48-byte calls, 1 MiB XTS units, GCM at
+       ECB and XTS decryption, 32/48-byte calls, XTS units of 1 and 2 KiB and
+       1 MiB, GCM at
        100, 256, 1000, 2048 and 4096 bytes and CMAC and CBC (in place) batches of 16,
        48 and 80-byte messages */
     for (unsigned kl = 16; kl <= 32; kl += 16)
@@ -132,7 +133,13 @@ static void aes_rows(ab_opts *o, const char *k) {
                 continue;
             }
             if (op == AB_XTS_ENC || op == AB_XTS_DEC) {
-                for (size_t i = 0; i < sizeof units / sizeof *units; i++) row(o, op, kl, units[i], k);
+                for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+                    if (o->more && units[i] == 4096) {   /* zmm: the held loop's other sizes */
+                        row(o, op, kl, 1024, k);
+                        row(o, op, kl, 2048, k);
+                    }
+                    row(o, op, kl, units[i], k);
+                }
                 if (o->more) row(o, op, kl, (size_t)1 << 20, k);
                 continue;
             }

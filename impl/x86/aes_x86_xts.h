@@ -227,46 +227,51 @@ HWC_X86_INLINE void xts_set_consts(const hwc_v k0, const hwc_v kn, const hwc_v Q
 #endif
 
 #if HWC_L == 4
-/* tweak_x32 (C = 0x87) on *t in place, its two constants read as memory
-   operands: with 8 data, 8 tweak and 9 key registers live, constants held
-   in registers made gcc spill round keys (tests/test_stack_scan.c). */
+/* The constants of tweak_u32_mem: the mask of d3's dword and x^128 mod P
+   less the x^0 that VPSHUFD's rotation already puts in place. */
 static const _Alignas(64) uint32_t xts_x32_mem[32] = {
     0xffffffff, 0, 0, 0, 0xffffffff, 0, 0, 0, 0xffffffff, 0, 0, 0, 0xffffffff, 0, 0, 0,   /* d3's dword */
-    0x87, 0, 0, 0, 0x87, 0, 0, 0, 0x87, 0, 0, 0, 0x87, 0, 0, 0};                          /* x^128 mod P */
-HWC_X86_INLINE void tweak_x32_mem(hwc_v *t) {
+    0x86, 0, 0, 0, 0x86, 0, 0, 0, 0x86, 0, 0, 0, 0x86, 0, 0, 0};                          /* C = 0x86 */
+/* U x^32 ^ d on *u in place, for a set that holds U = T ^ k_nr: by
+   linearity (T x^32) ^ k_nr = U x^32 ^ d with d = k_nr x^32 ^ k_nr
+   (xts_u32_consts). Every constant is a memory operand: with 8 data,
+   8 tweak and 9 key registers live, constants held in registers made gcc
+   spill round keys (tests/test_stack_scan.c). */
+HWC_X86_INLINE void tweak_u32_mem(hwc_v *u, const hwc_v *d) {
     hwc_v top, prod;
-    __asm__("vpshufd $0x93, %[t], %[t]\n\t"
-            "vpandd %[mask], %[t], %[top]\n\t"
+    __asm__("vpshufd $0x93, %[u], %[u]\n\t"
+            "vpandd %[mask], %[u], %[top]\n\t"
             "vpclmulqdq $0x00, %[p], %[top], %[prod]\n\t"
-            "vpternlogd $0x96, %[prod], %[top], %[t]"
-            : [t] "+v"(*t), [top] "=&v"(top), [prod] "=&v"(prod)
+            "vpternlogd $0x96, %[d], %[prod], %[u]"
+            : [u] "+v"(*u), [top] "=&v"(top), [prod] "=&v"(prod)
             : [mask] "m"(*(const __m512i *)(const void *)xts_x32_mem),
-              [p] "m"(*(const __m512i *)(const void *)(xts_x32_mem + 16)));
+              [p] "m"(*(const __m512i *)(const void *)(xts_x32_mem + 16)), [d] "m"(*d));
 }
 
-/* A batch of the held loop with its set's x^32 step among the rounds: the
-   last round's keys T ^ k_nr go to kb (the caller's frame, wiped by it)
-   before the rounds, so that tv[r - 1] can be stepped right after round r.
-   Stepped after the batch, the eight steps sit between two batches' chains
-   (4.5 cycles per batch on Zen 5, docs/aes-batch.md). */
-HWC_X86_INLINE void xts_batch_held(hwc_keys *K, hwc_v tv[HWC_NB], hwc_v *kb, const hwc_v P, uint8_t *out,
-                                   const uint8_t *in, const unsigned nr, const int decrypt) {
+/* A batch of the held loop with its set's x^32 step among the rounds. The
+   set holds U = T ^ k_nr: the whitening XORs the data with U and
+   cd[0] = k_0 ^ k_nr, the last round takes U as its key. U goes to kb (the
+   caller's frame, wiped by it) before the rounds, so that u[r - 1] can be
+   stepped right after round r. Stepped after the batch, the eight steps
+   sit between two batches' chains (4.5 cycles per batch on Zen 5,
+   docs/aes-batch.md). */
+HWC_X86_INLINE void xts_batch_held(hwc_keys *K, hwc_v u[HWC_NB], hwc_v *kb, const hwc_v *cd, const hwc_v P,
+                                   uint8_t *out, const uint8_t *in, const unsigned nr, const int decrypt) {
     hwc_v x[HWC_NB];
     const uint8_t *s = K->s;
-    const hwc_v kn = vkey_at(K, s, nr);
     HWC_UNROLL for (int i = 0; i < HWC_NB; i++) {
-        x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), tv[i], vkey_at(K, s, 0));
-        kb[i] = V_XOR(kn, tv[i]);
+        x[i] = V_XOR3(V_LD(in + 16 * HWC_L * i), u[i], cd[0]);
+        kb[i] = u[i];
     }
     __asm__ __volatile__("" : "+r"(kb));   /* kb's stores stay; the last round reads them back */
     HWC_UNROLL for (unsigned r = 1; r < nr; r++) {
         round_n(x, HWC_NB, K, &s, r, decrypt);
         if (r <= HWC_NB) {
 #if !defined(HWC_CT_MSAN)   /* MSan checks asm operands like branch conditions (internal/ct.h) */
-            tweak_x32_mem(&tv[r - 1]);
+            tweak_u32_mem(&u[r - 1], &cd[1]);
             HWC_UNROLL for (int i = 0; i < HWC_NB; i++) __asm__ __volatile__("" : "+v"(x[i]));
 #else
-            tv[r - 1] = tweak_odd(tv[r - 1], P);
+            u[r - 1] = V_XOR(tweak_odd(u[r - 1], P), cd[1]);
 #endif
         }
     }
@@ -278,14 +283,14 @@ HWC_X86_INLINE void xts_batch_held(hwc_keys *K, hwc_v tv[HWC_NB], hwc_v *kb, con
    steps among the rounds (docs/aes-batch.md). */
 #define HWC_XTS_HELD_MANY (4 * HWC_NB * HWC_L)
 
-/* xts_n's whole batches for such units: one tweak set stepped among the
-   rounds (xts_batch_held), the middle keys held in registers and the first
-   and last read from a frame buffer (memory operands), since the steps
-   need their registers. Every batch steps, the last one too: its first
-   tweak is then the next block's, and no key is used outside the loop
-   (with a last batch of its own after the loop, gcc kept a second copy of
-   the keys and spilled it). *tx, *out, *in, *blocks are advanced past the
-   whole batches. */
+/* xts_n's whole batches for such units: one tweak set of U = T ^ k_nr
+   stepped among the rounds (xts_batch_held), the middle keys held in
+   registers; k_0 and k_nr enter only through the set and two folded
+   constants in a frame buffer (memory operands). Every batch steps, the
+   last one too: its first tweak is then the next block's, and no key is
+   used outside the loop (with a last batch of its own after the loop, gcc
+   kept a second copy of the keys and spilled it). *tx, *out, *in, *blocks
+   are advanced past the whole batches. */
 HWC_X86_INLINE void xts_held_many(const uint8_t *keys, __m128i *tx, uint8_t **outp, const uint8_t **inp,
                                   size_t *blocksp, const unsigned nr, const int decrypt) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));
@@ -294,18 +299,22 @@ HWC_X86_INLINE void xts_held_many(const uint8_t *keys, __m128i *tx, uint8_t **ou
     size_t blocks = *blocksp;
     hwc_keys K;
     load_keys(&K, keys, nr);
+    const hwc_v k0 = vkey(&K, 0), kn = vkey(&K, nr);
     hold_keys_of(&K, nr, 1);
-    hwc_v ends[15], tv[HWC_NB], klb[HWC_NB];
-    wide_keys_of(&K, ends, nr, 1);
-    first_tweaks(tv, V_BC(*tx), P);
+    hwc_v cd[2], u[HWC_NB], klb[HWC_NB];
+    cd[0] = V_XOR(k0, kn);
+    cd[1] = V_XOR(tweak_odd(kn, P), kn);
+    first_tweaks(u, V_BC(*tx), P);
+    HWC_UNROLL for (int i = 0; i < HWC_NB; i++) u[i] = V_XOR(u[i], kn);
+    __asm__ __volatile__("" : : "r"(cd) : "memory");   /* cd in memory */
     do {
         keys_fresh(&K);
-        xts_batch_held(&K, tv, klb, P, out, in, nr, decrypt);
+        xts_batch_held(&K, u, klb, cd, P, out, in, nr, decrypt);
         in += 16 * HWC_L * HWC_NB; out += 16 * HWC_L * HWC_NB; blocks -= HWC_L * HWC_NB;
     } while (blocks >= HWC_NB * HWC_L);
     hwc_wipe_inline(klb, sizeof klb);
-    wide_keys_end_of(ends, nr, 1);
-    *tx = V_LOW(tv[0]);
+    *tx = V_LOW(V_XOR(u[0], vkey(&K, nr)));
+    hwc_wipe_inline(cd, sizeof cd);
     *outp = out;
     *inp = in;
     *blocksp = blocks;

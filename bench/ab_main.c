@@ -121,10 +121,9 @@ static void aes_rows(ab_opts *o, const char *k) {
     static const size_t units[] = {512, 4096, 16384};
     static const size_t many[] = {64, 1024, 4096};   /* bytes per message */
     /* the rows of `hwcrypt bench --full` (bench/bench_aes.c); with --more also
-       ECB and XTS decryption, 32/48-byte calls, XTS units of 1 and 2 KiB and
-       1 MiB, GCM at
-       100, 256, 1000, 2048 and 4096 bytes and CMAC and CBC (in place) batches of 16,
-       48 and 80-byte messages */
+       ECB and XTS decryption, 32/48-byte calls, XTS units of 1 KiB, 2 KiB and
+       1 MiB, GCM at 100, 256, 1000, 2048 and 4096 bytes and CMAC and CBC (in
+       place) batches of 16, 48 and 80-byte messages */
     for (unsigned kl = 16; kl <= 32; kl += 16)
         for (int op = AB_ECB_ENC; op <= AB_XTS_SECTORS; op++) {
             if (!o->more && (op == AB_ECB_DEC || op == AB_XTS_DEC)) continue;

@@ -234,7 +234,7 @@ static const _Alignas(64) uint32_t xts_x32_mem[32] = {
     0x86, 0, 0, 0, 0x86, 0, 0, 0, 0x86, 0, 0, 0, 0x86, 0, 0, 0};                          /* C = 0x86 */
 /* U x^32 ^ d on *u in place, for a set that holds U = T ^ k_nr: by
    linearity (T x^32) ^ k_nr = U x^32 ^ d with d = k_nr x^32 ^ k_nr
-   (xts_u32_consts). Every constant is a memory operand: with 8 data,
+   (xts_held_many's cd[1]). Every constant is a memory operand: with 8 data,
    8 tweak and 9 key registers live, constants held in registers made gcc
    spill round keys (tests/test_stack_scan.c). */
 HWC_X86_INLINE void tweak_u32_mem(hwc_v *u, const hwc_v *d) {

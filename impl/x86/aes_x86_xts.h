@@ -324,7 +324,10 @@ HWC_X86_INLINE void xts_held_many(const uint8_t *keys, __m128i *tx, uint8_t **ou
 /* One data unit (or a run of blocks) with the round keys K already loaded:
    *tx is the tweak of the first block, left at the one after the last. */
 /* held (zmm): one tweak set, round keys in registers; else two tweak sets
-   (zmm: keys from a wide_keys buffer, see xts_n). */
+   (zmm: keys from a wide_keys buffer, see xts_n). xts_n gives units of
+   HWC_XTS_HELD_MANY up to HWC_XTS_WIDE_BLOCKS blocks to xts_held_many
+   first, so its held path sees them only from xts_unit_held (sectors
+   whose size is not a whole number of batches). */
 HWC_X86_INLINE void xts_body(hwc_keys *K, __m128i *tx, uint8_t *out, const uint8_t *in,
                              size_t blocks, const unsigned nr, const int decrypt, const int held) {
     const hwc_v P = V_BC(_mm_cvtsi32_si128(0x87));

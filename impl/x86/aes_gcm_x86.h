@@ -25,9 +25,12 @@
  * (3 carry-less multiplies each, the (h0 ^ h1) halves precomputed) summed
  * unreduced, then one reduction.
  *
- * Table (HWC_GCM_HTAB_BYTES = 1024): entry e (0..31) at 16e is P_(32-e);
+ * Table (HWC_GCM_HTAB_BYTES = 2048): entry e (0..31) at 16e is P_(32-e);
  * at 512 + 16e the XOR of its two 64-bit halves, in both halves. A group of
- * n <= 32 blocks uses entries 32-n..31, contiguous, in block order.
+ * n <= 32 blocks uses entries 32-n..31, contiguous, in block order. zmm
+ * only: P_(64-e) at 1024 + 16e and its halves at 1536 + 16e, the powers of
+ * the first batch of a 64-block group (gcm_run's decryption pairs); the
+ * other widths leave those bytes zero.
  *
  * Counter: the counter block with its last 32-bit word byte-reversed, so
  * that a 32-bit lane add is GCM's inc32 (wrapping mod 2^32); one byte
@@ -295,19 +298,28 @@ HWC_X86_INLINE void gh_batch_pair(const uint8_t *gsrc, const unsigned char *pw, 
    the reduction and the lane sum into *x. The chain from one batch's x to
    the next is one product, one reduction and the lane sum (cheaper than
    carrying lane partials times H^GB: the carry-less multiplies, not the
-   lane sum, bound the loop). */
+   lane sum, bound the loop). acc (first batch of a group, gcm_run's pairs):
+   the sums go there unreduced instead; first: vector 0 takes x (a group's
+   later batches do not). */
 HWC_X86_INLINE void gh_batch_close(const uint8_t *gsrc, const unsigned char *pw, __m128i *x, GV lo, GV hi,
-                                   GV mid, const gh_fold *f) {
+                                   GV mid, const gh_fold *f, GV *acc, const int first) {
     const GV bswv = G_BC(gcm_bswap_mask());
     const unsigned char *kt = pw + 512;
     const unsigned sh = G_FOLD_SH(f);
     GV p0 = G_LDK(pw), k0 = G_LDK(kt);
     G_FOLD_CLOSE(pw, f, &p0, &k0, &lo, &hi, &mid);
-    const GV d = G_XOR(G_SHUF8(G_LD(gsrc), bswv), G_LANE0(*x));
+    GV d = G_SHUF8(G_LD(gsrc), bswv);
+    if (first) d = G_XOR(d, G_LANE0(*x));
     const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (GNV - 1)), bswv);
     gh_acc2(d, p0, k0, e, G_LDK(pw + 16 * GL * (GNV - 1) - sh),
             G_LDK(kt + 16 * GL * (GNV - 1) - sh), &lo, &hi, &mid);
-    *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+    if (acc) {
+        acc[0] = lo;
+        acc[1] = hi;
+        acc[2] = mid;
+    } else {
+        *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+    }
 }
 
 /* The close of a batch held in registers as GHASH integers (v): vector 0,
@@ -400,8 +412,10 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
     const GV bswv = G_BC(gcm_bswap_mask());
     G_OPAQUE(s);
     G_OPAQUE(htab);
-    /* the powers left GB..(left - 1) GB + 1 (gcm_group) */
-    const unsigned char *pw = htab + 16 * (32 - left * GB), *kt = pw + 512;
+    /* the powers left GB..(left - 1) GB + 1 (gcm_group; zmm: P_64..P_33
+       at 1024 for the first of two batches) */
+    const unsigned char *pw = HWC_GCM_W == 512 && left == 2 ? htab + 1024 : htab + 16 * (32 - left * GB);
+    const unsigned char *kt = pw + 512;
     const unsigned sh = G_FOLD_SH(f);
     GV a[GNV];
     GV lo = G_ZERO(), hi = lo, mid = lo;
@@ -448,7 +462,7 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
         }
         if (hash && pairs && r == cr) {
             if (pv) *x = gh_regs_close(pw, kt, pv, *x, lo, hi, mid, f);   /* as gh_batch_close */
-            else gh_batch_close(gsrc, pw, x, lo, hi, mid, f);
+            else gh_batch_close(gsrc, pw, x, lo, hi, mid, f, left > 1 ? acc : NULL, first);
         }
     }
     if (hash && !pairs) {
@@ -536,7 +550,7 @@ HWC_X86_INLINE void gcm_skew_sub(const uint8_t *s, const int wide, const unsigne
     const unsigned h = nr / 2, pe = HWC_GCM_W == 512 ? 2 : 1;   /* steps from one pair to the next */
     if (!wide) G_OPAQUE(s);
     if (hash && j % pe == 0 && j / pe < 3) gh_batch_pair(gsrc, pw, 2 * (j / pe) + 1, 0, lo, hi, mid);
-    if (hash && j == 2 * pe + 1) gh_batch_close(gsrc, pw, x, *lo, *hi, *mid, NULL);
+    if (hash && j == 2 * pe + 1) gh_batch_close(gsrc, pw, x, *lo, *hi, *mid, NULL, NULL, 1);
     if (j + 1 < h) {
         const GV ko = G_RK(s, h + 1 + j);
         G_UNROLL for (int i = 0; i < GNV; i++) a[i] = G_ENC(a[i], ko);
@@ -700,6 +714,19 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
             while (blocks >= G_GROUP * GB) {
                 gcm_group(s, wide, htab, cv, &x, dec ? in : out - 16 * GB, out, in, dec, nr);
                 in += 16 * G_GROUP * GB; out += 16 * G_GROUP * GB; blocks -= G_GROUP * GB;
+            }
+#endif
+#if HWC_GCM_W == 512
+            /* zmm AES-128 decryption: pairs of batches, one reduction per
+               64 blocks (26 carry-less multiplies per batch bound this loop;
+               the pair has 50). Encryption measured slower so (docs/gcm.md). */
+            if (dec && nr == 10 && !f) {
+                GV acc[3];
+                for (; blocks >= 2 * GB; in += 32 * GB, out += 32 * GB, blocks -= 2 * GB) {
+                    gcm_batch_part(s, wide, htab, cv, &x, 1, in, NULL, NULL, out, in, NULL, acc, 1, 2, nr);
+                    gcm_batch_part(s, wide, htab, cv, &x, 1, in + 16 * GB, NULL, NULL, out + 16 * GB,
+                                   in + 16 * GB, NULL, acc, 0, 1, nr);
+                }
             }
 #endif
             while (blocks >= (f && dec ? 2 * GB : GB)) {

@@ -106,7 +106,8 @@ HWC_X86_INLINE __m128i gh_mont1(__m128i a, __m128i b) {
 
 /* ghash_init: P_1 = H x mod g* (a left shift with the bit shifted out of
    x^127 folded back as g*, selected by a mask: no branch on the key), then
-   P_(n+1) = mont(P_n, P_1). */
+   P_(n+1) = mont(P_n, P_1); zmm also P_(n+32) = mont(P_n, P_32) (the
+   decryption loop's pairs of batches, gcm_run). */
 static void gcm_ghash_init(unsigned char *htab, const uint8_t h[16]) {
     const __m128i u = _mm_shuffle_epi8(hwc_x86_ld(h), gcm_bswap_mask());
     /* u << 1 across the 64-bit halves */
@@ -120,6 +121,14 @@ static void gcm_ghash_init(unsigned char *htab, const uint8_t h[16]) {
         hwc_x86_st(htab + 512 + 16 * (32 - n), gh_kar(p));
         p = gh_mont1(p, p1);
     }
+#if HWC_GCM_W == 512
+    const __m128i p32 = _mm_load_si128((const __m128i *)(const void *)htab);
+    for (int n = 1; n <= 32; n++) {
+        const __m128i q = gh_mont1(_mm_load_si128((const __m128i *)(const void *)(htab + 16 * (32 - n))), p32);
+        hwc_x86_st(htab + 1024 + 16 * (32 - n), q);
+        hwc_x86_st(htab + 1536 + 16 * (32 - n), gh_kar(q));
+    }
+#endif
 }
 
 /* GHASH of n blocks at in, then e (0..2) blocks ext[] already in GHASH

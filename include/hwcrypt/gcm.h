@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* Hash-key powers H^1..H^n in the layout of the kernel bound at setkey. */
-#define HWC_GCM_HTAB_BYTES 1024
+#define HWC_GCM_HTAB_BYTES 2048
 
 typedef struct hwc_aes_gcm_key {
     hwc_aes_key aes;                                 /* schedule; aes.impl = kernel */

@@ -122,9 +122,9 @@ static void gcm_ghash_init(unsigned char *htab, const uint8_t h[16]) {
         p = gh_mont1(p, p1);
     }
 #if HWC_GCM_W == 512
-    const __m128i p32 = _mm_load_si128((const __m128i *)(const void *)htab);
+    const __m128i p32 = hwc_x86_ld(htab);
     for (int n = 1; n <= 32; n++) {
-        const __m128i q = gh_mont1(_mm_load_si128((const __m128i *)(const void *)(htab + 16 * (32 - n))), p32);
+        const __m128i q = gh_mont1(hwc_x86_ld(htab + 16 * (32 - n)), p32);
         hwc_x86_st(htab + 1024 + 16 * (32 - n), q);
         hwc_x86_st(htab + 1536 + 16 * (32 - n), gh_kar(q));
     }

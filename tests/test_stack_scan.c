@@ -302,9 +302,9 @@ static void gh_mont_ref(uint64_t r[2], const uint8_t a8[16], const uint8_t b8[16
 }
 
 /* P_33 = mont(P_32, P_1) and its Karatsuba halves, which the zmm GCM
-   kernel computes per call and keeps in a wiped frame buffer (gh_fold,
-   impl/x86/aes_gcm_x86.h; its table: entry e at 16e is P_(32-e)). For
-   other layouts a value no call makes. */
+   kernel's one-shot calls read from its table (gh_fold,
+   impl/x86/aes_gcm_x86.h; its table: entry e at 16e is P_(32-e)): no copy
+   of them may stay in a frame. For other layouts a value no call makes. */
 static void gcm_p33_needles(const unsigned char *htab) {
     uint64_t p[2], k[2];
     gh_mont_ref(p, htab, htab + 16 * 31);

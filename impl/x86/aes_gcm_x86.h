@@ -240,13 +240,13 @@ HWC_X86_INLINE void gcm_ctr_tail(const uint8_t *s, const int wide, __m128i *c, u
 /* The length block lb folded into a call's last batch (gcm_oneshot, zmm,
    messages of whole batches): that group hashes GB + 1 = 33 blocks, the
    data on P_33..P_2 (the table's entries one place on: sh = 16 bytes; P_33
-   from the frame) and lb on P_1, so the message ends in one reduction, not
+   from the zmm part of the table) and lb on P_1, so the message ends in one reduction, not
    two. The 16-register kernels do not fold: there gcc and clang 19 spilled
    round keys or hash-key powers around it (the stack scan), and it gained
    no more than 5% at 256 bytes (docs/gcm.md). */
 typedef struct {
     const uint8_t *lens;  /* lb as a block (public) */
-    const uint8_t *p33;   /* P_33, then its Karatsuba halves (gcm_whole_n's frame, wiped) */
+    const uint8_t *p33;   /* P_33 in the zmm table (entry 31 at 1024), its Karatsuba halves 512 on */
 } gh_fold;
 #define G_FOLD_SH(f) ((f) ? 16u : 0u)
 
@@ -263,13 +263,13 @@ HWC_X86_INLINE void gh_fold_close(const unsigned char *pw, const gh_fold *f, GV 
     __m128i l = _mm_setzero_si128(), h = l, m = l;   /* lb P_1 */
     gh_acc1(_mm_shuffle_epi8(hwc_x86_ld(f->lens), gcm_bswap_mask()), gcm_ldk(pw + 16 * 31),
             gcm_ldk(pw + 512 + 16 * 31), &l, &h, &m);
-    /* entries 0..2 one lane up, P_33 in lane 0; read from the buffer through
+    /* entries 0..2 one lane up, P_33 in lane 0; read from the table through
        an opaque pointer: else gcc kept P_33 in a register from its product
        on and spilled it (the stack scan) */
     const uint8_t *p33 = f->p33;
     G_OPAQUE(p33);
     *p0 = _mm512_alignr_epi64(G_LD(pw), G_BC(gcm_ldk(p33)), 6);
-    *k0 = _mm512_alignr_epi64(G_LD(pw + 512), G_BC(gcm_ldk(p33 + 16)), 6);
+    *k0 = _mm512_alignr_epi64(G_LD(pw + 512), G_BC(gcm_ldk(p33 + 512)), 6);
     *lo = G_XOR(*lo, G_LANE0(l));
     *hi = G_XOR(*hi, G_LANE0(h));
     *mid = G_XOR(*mid, G_LANE0(m));
@@ -294,6 +294,18 @@ HWC_X86_INLINE void gh_batch_pair(const uint8_t *gsrc, const unsigned char *pw, 
             G_LDK(pw + 16 * GL * (v + 1) - sh), G_LDK(kt + 16 * GL * (v + 1) - sh), lo, hi, mid);
 }
 
+/* The end of a batch's sums: unreduced into acc when more batches of its
+   group follow, else reduced, lanes summed, into *x. */
+HWC_X86_INLINE void gh_sums_end(GV *acc, GV lo, GV hi, GV mid, __m128i *x) {
+    if (acc) {
+        acc[0] = lo;
+        acc[1] = hi;
+        acc[2] = mid;
+    } else {
+        *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
+    }
+}
+
 /* The batch's last pair: vector 0, which takes x, with vector GNV - 1; then
    the reduction and the lane sum into *x. The chain from one batch's x to
    the next is one product, one reduction and the lane sum (cheaper than
@@ -313,13 +325,7 @@ HWC_X86_INLINE void gh_batch_close(const uint8_t *gsrc, const unsigned char *pw,
     const GV e = G_SHUF8(G_LD(gsrc + 16 * GL * (GNV - 1)), bswv);
     gh_acc2(d, p0, k0, e, G_LDK(pw + 16 * GL * (GNV - 1) - sh),
             G_LDK(kt + 16 * GL * (GNV - 1) - sh), &lo, &hi, &mid);
-    if (acc) {
-        acc[0] = lo;
-        acc[1] = hi;
-        acc[2] = mid;
-    } else {
-        *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
-    }
+    gh_sums_end(acc, lo, hi, mid, x);
 }
 
 /* The close of a batch held in registers as GHASH integers (v): vector 0,
@@ -472,13 +478,7 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
         GV d0 = G_SHUF8(G_LD(gsrc), bswv);
         if (first) d0 = G_XOR(d0, G_LANE0(*x));
         gh_acc(d0, p0, k0, &lo, &hi, &mid);
-        if (left > 1) {
-            acc[0] = lo;
-            acc[1] = hi;
-            acc[2] = mid;
-        } else {
-            *x = gh_lanes_xor(gh_reduce(lo, hi, mid));
-        }
+        gh_sums_end(left > 1 ? acc : NULL, lo, hi, mid, x);
     }
     const GV kl = G_RK(s, nr);
     G_UNROLL for (int i = 0; i < GNV; i++) {
@@ -820,15 +820,10 @@ static void gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t
 HWC_X86_INLINE void gcm_whole_n(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
                                 uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t lens[16],
                                 const int dec) {
-    _Alignas(16) uint8_t p33[32];   /* P_33 and its Karatsuba halves: wiped below */
-    const __m128i p = gh_mont1(gcm_ldk(htab), gcm_ldk(htab + 16 * 31));
-    _mm_store_si128((__m128i *)(void *)p33, p);
-    _mm_store_si128((__m128i *)(void *)(p33 + 16), gh_kar(p));
-    const gh_fold f = {lens, p33};
+    const gh_fold f = {lens, htab + 1024 + 16 * 31};
 #define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, dec, &f, n)
     GCM_BY_ROUNDS(C);
 #undef C
-    hwc_wipe_inline(p33, sizeof p33);
 }
 static void gcm_whole_enc(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
                           uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t lens[16]) {

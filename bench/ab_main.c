@@ -27,7 +27,7 @@ typedef struct {
     int rounds;
     double batch_ms;
     const char *family;
-    const char *only;   /* rows whose "operation size kernel" contains it */
+    const char *only;   /* rows whose "operation size kernel" contains one of its '|'-separated parts */
     int more;           /* rows beyond the bench's */
     uint8_t *in, *out;  /* data of every row (bench/bench_aes.c's layout) */
     int slower, rows;
@@ -60,6 +60,18 @@ static size_t batch_iters(const ab_opts *o, void *ctx) {
     }
 }
 
+/* 1 when name contains one of the '|'-separated parts of pat */
+static int name_matches(const char *name, const char *pat) {
+    for (;;) {
+        const char *bar = strchr(pat, '|');
+        const size_t n = bar ? (size_t)(bar - pat) : strlen(pat);
+        for (const char *p = name; *p; p++)
+            if (!strncmp(p, pat, n)) return 1;
+        if (!bar) return 0;
+        pat = bar + 1;
+    }
+}
+
 static void row(ab_opts *o, ab_op op, unsigned key_len, size_t len, const char *kernel) {
     enum { MAXR = 401 };
     const ab_row r = {op, key_len, len, kernel, o->in, o->out};
@@ -69,7 +81,7 @@ static void row(ab_opts *o, ab_op op, unsigned key_len, size_t len, const char *
     else if (op == AB_CMAC) snprintf(what, sizeof what, "cmac-aes%u", 8 * key_len);
     else snprintf(what, sizeof what, "%s", op_names[op]);
     snprintf(name, sizeof name, "%s %s %s", what, size, kernel);
-    if (o->only && !strstr(name, o->only)) return;
+    if (o->only && !name_matches(name, o->only)) return;
     void *nc = new_ab_setup(&r), *bc = nc ? base_ab_setup(&r) : NULL;
     if (!nc || !bc) {
         if (nc) new_ab_done(nc);
@@ -196,7 +208,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--more")) o.more = 1;
         else {
             fprintf(stderr, "usage: hwcrypt-ab [--rounds N] [--batch-ms MS] [--family aes|streebog|mpi] "
-                            "[--only TEXT] [--more]\n");
+                            "[--only TEXT[|TEXT...]] [--more]\n");
             return 2;
         }
     }

@@ -4,7 +4,7 @@
 # baseline's symbols renamed, and their batches alternate in every round, so
 # a shared machine's slow phases hit both alike. Default baseline: the 0.1
 # release (d269ae7).
-#   usage: scripts/ab-baseline.sh [COMMIT [hwcrypt-ab options: --rounds N --batch-ms MS --family F --only TEXT --more]]
+#   usage: scripts/ab-baseline.sh [COMMIT [hwcrypt-ab options: --rounds N --batch-ms MS --family F --only TEXT[|TEXT...] --more]]
 # Work files go to $AB_WORK (default /tmp/hwcrypt-ab). Needs git, cmake, ninja,
 # binutils and the Debian packages of scripts/deps.sh.
 set -eu

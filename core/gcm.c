@@ -461,7 +461,7 @@ static int oneshot(const hwc_aes_gcm_key *k, int dec, const uint8_t *iv, size_t 
     if (impl->gcm_oneshot) {
         if (ng) ghash(impl, k, s.x, g, 1);
         length_block(g, aad_len, len);
-        impl->gcm_oneshot(&k->aes, k->htab, s.ks, s.x, out, in, len, g, dec, s.x);
+        impl->gcm_oneshot(&k->aes, k->htab, s.ks, s.x, out, in, len, g, dec, iv_len == 12, s.x);
         return oneshot_tag(&s, dec, out, len, tag, tag_len, NULL, 0, rc);
     }
 

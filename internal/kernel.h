@@ -119,11 +119,14 @@ typedef struct hwc_aes_impl {
        limit), sections 7.1 steps 3-6 and 7.2 steps 3-7 without the compare:
        j0[] is J0, x[] the GHASH accumulator after the padded AAD, lens[]
        the length block [len(A)]_64 || [len(C)]_64. Writes the len bytes of
-       out and the full tag E_K(J0) ^ S to tag[]; decrypt hashes in. NULL:
-       core/ runs the message through gcm_*, ecb_encrypt and ghash. */
+       out and the full tag E_K(J0) ^ S to tag[]; decrypt hashes in. iv12:
+       the IV was 12 bytes, so J0 = IV || 0^31 || 1 (section 7.1 step 2) and
+       the counter's value is public (a kernel may build counter blocks from
+       it; otherwise J0 is GHASH of the IV, secret). NULL: core/ runs the
+       message through gcm_*, ecb_encrypt and ghash. */
     void (*gcm_oneshot)(const hwc_aes_key *k, const unsigned char *htab, const uint8_t j0[16],
                         const uint8_t x[16], uint8_t *out, const uint8_t *in, size_t len,
-                        const uint8_t lens[16], int dec, uint8_t tag[16]);
+                        const uint8_t lens[16], int dec, int iv12, uint8_t tag[16]);
     unsigned clean_frames;   /* HWC_CLEAN_* bits (above) */
 } hwc_aes_impl;
 

@@ -29,14 +29,15 @@
  * at 512 + 16e the XOR of its two 64-bit halves, in both halves. A group of
  * n <= 32 blocks uses entries 32-n..31, contiguous, in block order. zmm
  * only: P_(64-e) at 1024 + 16e and its halves at 1536 + 16e, the powers of
- * the first batch of a 64-block group (gcm_run's decryption pairs); the
+ * the first batch of a 64-block group (gcm_run's pairs of batches); the
  * other widths leave those bytes zero.
  *
  * Counter: the counter block with its last 32-bit word byte-reversed, so
  * that a 32-bit lane add is GCM's inc32 (wrapping mod 2^32); one byte
  * shuffle per vector restores the block, at every width and whatever the
  * counter's value (zmm AES-128: counter words in lanes and a word permute,
- * gcm_batch).
+ * gcm_batch; with a 12-byte IV, whose counters are public, a base block and
+ * constants, gcm_ctr12_init).
  *
  * Constant time: AES-NI/VAES and carry-less multiplies have no
  * data-dependent timing; branches and addresses depend on lengths only,
@@ -329,15 +330,16 @@ HWC_X86_INLINE void gh_batch_close(const uint8_t *gsrc, const unsigned char *pw,
 }
 
 /* The close of a batch held in registers as GHASH integers (v): vector 0,
-   which takes x, with the last vector, and the reduction; returns the new x. */
-HWC_X86_INLINE __m128i gh_regs_close(const unsigned char *pw, const unsigned char *kt, const GV *v, __m128i x,
-                                     GV lo, GV hi, GV mid, const gh_fold *f) {
+   which takes x unless !first, with the last vector, then the reduction
+   into *x, or the sums unreduced into acc (as gh_batch_close). */
+HWC_X86_INLINE void gh_regs_close(const unsigned char *pw, const unsigned char *kt, const GV *v, __m128i *x,
+                                  GV lo, GV hi, GV mid, const gh_fold *f, GV *acc, const int first) {
     const unsigned sh = G_FOLD_SH(f);
     GV p0 = G_LDK(pw), k0 = G_LDK(kt);
     G_FOLD_CLOSE(pw, f, &p0, &k0, &lo, &hi, &mid);
-    gh_acc2(G_XOR(v[0], G_LANE0(x)), p0, k0, v[GNV - 1],
+    gh_acc2(first ? G_XOR(v[0], G_LANE0(*x)) : v[0], p0, k0, v[GNV - 1],
             G_LDK(pw + 16 * GL * (GNV - 1) - sh), G_LDK(kt + 16 * GL * (GNV - 1) - sh), &lo, &hi, &mid);
-    return gh_lanes_xor(gh_reduce(lo, hi, mid));
+    gh_sums_end(acc, lo, hi, mid, x);
 }
 
 #if HWC_GCM_W == 512
@@ -351,16 +353,69 @@ HWC_X86_INLINE __m128i gh_regs(const unsigned char *htab, const GV *v, __m128i x
     for (unsigned i = 1; i + 1 < GNV; i += 2)
         gh_acc2(v[i], G_LDK(pw + 16 * GL * i - sh), G_LDK(kt + 16 * GL * i - sh), v[i + 1],
                 G_LDK(pw + 16 * GL * (i + 1) - sh), G_LDK(kt + 16 * GL * (i + 1) - sh), &lo, &hi, &mid);
-    return gh_regs_close(pw, kt, v, x, lo, hi, mid, f);
+    gh_regs_close(pw, kt, v, &x, lo, hi, mid, f, NULL, 1);
+    return x;
+}
+#endif
+
+#if HWC_GCM_W == 512
+/* Counter blocks of a 12-byte IV (zmm AES-128, gcm_oneshot): J0 is
+   IV || 0^31 || 1 (SP 800-38D 7.1), so a message's blocks take counters 2,
+   3, ... and every batch of GB = 32 blocks starts at 2 mod 32: public. Block
+   j of batch q (counter 32q + 2 + j) is B_q ^ (2 + j) in byte 15 for j < 30
+   and B_q+1 ^ (j - 30) for j = 30, 31, B_q being the counter block of 32q
+   with round key 0 folded in. So one XOR with a constant per vector (two for
+   the last), and per batch one add, one byte shuffle and one XOR for the
+   next base: no permutes (gcm_ctr_vectors' general form takes 10 shuffle-
+   unit instructions per batch; docs/gcm.md). Layout of cv (gcm_run):
+   B_q, B_q+1, 32(q + 1) in word 3 of every lane, the IV's words with k_0
+   (key material, in registers only). */
+#define G_C12(i, l) 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (2 + 4 * (i) + (l)) % 32
+#define G_C12V(i) G_C12(i, 0), G_C12(i, 1), G_C12(i, 2), G_C12(i, 3)
+static const uint8_t gcm_ctr12_offsets[GNV][64] __attribute__((aligned(64))) = {
+    {G_C12V(0)}, {G_C12V(1)}, {G_C12V(2)}, {G_C12V(3)}, {G_C12V(4)}, {G_C12V(5)}, {G_C12V(6)}, {G_C12V(7)},
+};
+#undef G_C12V
+#undef G_C12
+
+/* cv from the lane counter c (its word 3 = 2 mod 32) and round key 0. */
+HWC_X86_INLINE void gcm_ctr12_init(const uint8_t *s, const int wide, const __m128i c, GV *cv) {
+    const GV cmv = G_BC(gcm_ctr_mask());
+    const __m128i z = _mm_setzero_si128();
+    cv[3] = G_XOR(G_BC(_mm_blend_epi32(_mm_shuffle_epi8(c, gcm_ctr_mask()), z, 8)), G_RK(s, 0));
+    cv[2] = G_BC(_mm_blend_epi32(z, _mm_sub_epi32(c, _mm_set_epi32(2, 0, 0, 0)), 8));
+    cv[0] = G_XOR(G_SHUF8(cv[2], cmv), cv[3]);
+    cv[2] = G_ADD32(cv[2], G_BC(_mm_set_epi32(GB, 0, 0, 0)));
+    cv[1] = G_XOR(G_SHUF8(cv[2], cmv), cv[3]);
+}
+
+/* The lane counter of the next block. */
+HWC_X86_INLINE __m128i gcm_ctr12_next(const GV *cv, const __m128i c) {
+    return _mm_blend_epi32(c, _mm_sub_epi32(G_LOW(cv[2]), _mm_set_epi32(GB - 2, 0, 0, 0)), 8);
 }
 #endif
 
 /* The counter blocks of the next GB blocks, XORed with round key 0, into
-   a[]; the counters cv (layout: gcm_run) advanced. */
-HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV *a, const unsigned nr) {
+   a[]; the counters cv (layout: gcm_run; c12: gcm_ctr12_init's) advanced. */
+HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV *a, const unsigned nr,
+                                    const int c12) {
     const GV cmv = G_BC(gcm_ctr_mask());
     const GV step = G_BC(_mm_set_epi32(GL, 0, 0, 0));
     (void)nr;
+    (void)c12;
+#if HWC_GCM_W == 512
+    if (c12) {
+        const uint8_t *t = gcm_ctr12_offsets[0];
+        G_OPAQUE(t);   /* the offsets as memory operands, not held (spilled) */
+        G_UNROLL for (int i = 0; i < GNV - 1; i++) a[i] = G_XOR(cv[0], G_LD(t + 64 * i));
+        a[GNV - 1] = _mm512_mask_xor_epi32(G_XOR(cv[0], G_LD(t + 64 * (GNV - 1))), 0xff00, cv[1],
+                                           G_LD(t + 64 * (GNV - 1)));
+        cv[0] = cv[1];
+        cv[2] = G_ADD32(cv[2], G_BC(_mm_set_epi32(GB, 0, 0, 0)));
+        cv[1] = G_XOR(G_SHUF8(cv[2], cmv), cv[3]);
+        return;
+    }
+#endif
     /* No branch on the counter: it is secret when the IV is not 12 bytes
        (J0 = GHASH_H(IV || 0 || len(IV)), SP 800-38D 7.1). */
 #if HWC_GCM_W == 512
@@ -414,7 +469,7 @@ HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV
 HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
                                    __m128i *x, const int hash, const uint8_t *gsrc, const GV *pv, GV *pvo,
                                    uint8_t *out, const uint8_t *in, const gh_fold *f, GV *acc, const int first,
-                                   const unsigned left, const unsigned nr) {
+                                   const unsigned left, const unsigned nr, const int c12) {
     const GV bswv = G_BC(gcm_bswap_mask());
     G_OPAQUE(s);
     G_OPAQUE(htab);
@@ -434,7 +489,7 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
        output, which the compiler would otherwise keep (and spill) from the
        stores before */
     if (hash) __asm__("" : "+r"(gsrc));
-    gcm_ctr_vectors(s, wide, cv, a, nr);
+    gcm_ctr_vectors(s, wide, cv, a, nr, c12);
     const int pairs = G_PAIRS;
     const unsigned sp = 3;   /* rounds from one pair to the next */
     /* zmm: the pairs after rounds 1, 4 and 7, the close (vector 0 with x,
@@ -467,7 +522,7 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
             gh_acc(d, G_LDK(pw + 16 * GL * r - sh), G_LDK(kt + 16 * GL * r - sh), &lo, &hi, &mid);
         }
         if (hash && pairs && r == cr) {
-            if (pv) *x = gh_regs_close(pw, kt, pv, *x, lo, hi, mid, f);   /* as gh_batch_close */
+            if (pv) gh_regs_close(pw, kt, pv, x, lo, hi, mid, f, left > 1 ? acc : NULL, first);
             else gh_batch_close(gsrc, pw, x, lo, hi, mid, f, left > 1 ? acc : NULL, first);
         }
     }
@@ -491,8 +546,9 @@ HWC_X86_INLINE void gcm_batch_part(const uint8_t *s, const int wide, const unsig
 /* One batch of its own: x in, reduced into x. */
 HWC_X86_INLINE void gcm_batch(const uint8_t *s, const int wide, const unsigned char *htab, GV *cv,
                               __m128i *x, const int hash, const uint8_t *gsrc, const GV *pv, GV *pvo,
-                              uint8_t *out, const uint8_t *in, const gh_fold *f, const unsigned nr) {
-    gcm_batch_part(s, wide, htab, cv, x, hash, gsrc, pv, pvo, out, in, f, NULL, 1, 1, nr);
+                              uint8_t *out, const uint8_t *in, const gh_fold *f, const unsigned nr,
+                              const int c12) {
+    gcm_batch_part(s, wide, htab, cv, x, hash, gsrc, pv, pvo, out, in, f, NULL, 1, 1, nr, c12);
 }
 
 #if HWC_GCM_W == 256 || (HWC_GCM_W == 128 && !defined(__clang__))
@@ -512,7 +568,7 @@ HWC_X86_INLINE void gcm_group(const uint8_t *s, const int wide, const unsigned c
     G_UNROLL for (unsigned j = 0; j < G_GROUP; j++) {
         const uint8_t *g = dec ? in + 16 * GB * j : j ? out + 16 * GB * (j - 1) : gsrc;
         gcm_batch_part(s, wide, htab, cv, x, 1, g, NULL, NULL, out + 16 * GB * j, in + 16 * GB * j, NULL, acc,
-                       j == 0, G_GROUP - j, nr);
+                       j == 0, G_GROUP - j, nr, 0);
     }
 }
 #endif
@@ -528,7 +584,7 @@ HWC_X86_INLINE void gcm_group(const uint8_t *s, const int wide, const unsigned c
    dependency chains to start at a batch boundary. */
 HWC_X86_INLINE void gcm_skew_first(const uint8_t *s, const int wide, GV *cv, GV *a, const unsigned nr) {
     G_OPAQUE(s);
-    gcm_ctr_vectors(s, wide, cv, a, nr);
+    gcm_ctr_vectors(s, wide, cv, a, nr, 0);
     G_UNROLL for (unsigned r = 1; r <= nr / 2; r++) {
         if (!wide) G_OPAQUE(s);
         const GV kr = G_RK(s, r);
@@ -574,7 +630,7 @@ HWC_X86_INLINE void gcm_skew_step(const uint8_t *s, const int wide, const unsign
     GV n[GNV];
     GV lo = G_ZERO(), hi = lo, mid = lo;
     if (hash) __asm__("" : "+r"(gsrc));
-    if (more) gcm_ctr_vectors(s, wide, cv, n, nr);
+    if (more) gcm_ctr_vectors(s, wide, cv, n, nr, 0);
     /* steps 0 .. nr/2 - 1, written out (clang does not unroll the loop) */
 #define G_SKEW_SUB(j) \
     if ((j) < nr / 2) gcm_skew_sub(s, wide, pw, a, n, x, &lo, &hi, &mid, hash, more, gsrc, out, in, nr, j)
@@ -656,14 +712,18 @@ HWC_X86_INLINE void gcm_tail(const uint8_t *s, const int wide, const unsigned ch
    of GB): the length block folded into the last batch's hash (gh_fold). */
 HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned char *htab, __m128i *xp,
                             __m128i *cp, uint8_t *out, const uint8_t *in, size_t blocks, const int dec,
-                            const gh_fold *f, const unsigned nr) {
+                            const gh_fold *f, const unsigned nr, const int ctr12) {
     __m128i x = *xp, c = *cp;
+    /* the 12-byte IV's counter form (gcm_ctr12_init): zmm AES-128 */
+    const int c12 = HWC_GCM_W == 512 && nr == 10 && ctr12;
     const uint8_t *hashed_to = dec ? in : out;   /* GHASH done up to here */
     int all_hashed = 0;   /* zmm encryption of two batches: the last one hashed from registers */
     if (blocks >= GB) {
-        GV cv[3];
+        GV cv[4];   /* the counters: below, or gcm_ctr12_init's */
 #if HWC_GCM_W == 512
-        if (nr == 10) {
+        if (c12) {
+            gcm_ctr12_init(s, wide, c, cv);
+        } else if (nr == 10) {
         cv[0] = _mm512_add_epi32(_mm512_set1_epi32(_mm_extract_epi32(c, 3)),
                                  _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
         cv[1] = _mm512_add_epi32(cv[0], _mm512_set1_epi32(16));
@@ -686,7 +746,7 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
            have the overlapped steps or the batch loop) */
         if (!dec && blocks >= 2 * GB && (nr == 10 || blocks < 3 * GB)) {
             GV pv[GNV];
-            gcm_batch(s, wide, htab, cv, &x, 0, NULL, pv, pv, out, in, NULL, nr);
+            gcm_batch(s, wide, htab, cv, &x, 0, NULL, pv, pv, out, in, NULL, nr, c12);
             in += 16 * GB; out += 16 * GB; blocks -= GB;
             if (blocks < 2 * GB) {
                 /* two batches (1-1.5 KiB): the second, then its own output
@@ -694,20 +754,32 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
                    faster at 1 KiB). Longer calls keep the loop as it was:
                    with pv live after it, gcc copies the 8 vectors in it. */
                 GV pl[GNV];
-                gcm_batch(s, wide, htab, cv, &x, 1, NULL, pv, pl, out, in, NULL, nr);
+                gcm_batch(s, wide, htab, cv, &x, 1, NULL, pv, pl, out, in, NULL, nr, c12);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
                 x = gh_regs(htab, pl, x, f);
                 all_hashed = 1;
             }
+            if (c12) {
+                /* with the 12-byte IV's counters, pairs of batches (one
+                   reduction per 64 blocks): Zen 5 0.95-0.98x the time of
+                   single batches from 4 KiB; with gcm_ctr_vectors' general
+                   counters pairs were 1.02-1.05x (docs/gcm.md) */
+                GV acc[3];
+                for (; blocks >= 2 * GB; in += 32 * GB, out += 32 * GB, blocks -= 2 * GB) {
+                    gcm_batch_part(s, wide, htab, cv, &x, 1, NULL, pv, pv, out, in, NULL, acc, 1, 2, nr, c12);
+                    gcm_batch_part(s, wide, htab, cv, &x, 1, NULL, pv, pv, out + 16 * GB, in + 16 * GB, NULL,
+                                   acc, 0, 1, nr, c12);
+                }
+            }
             while (blocks >= GB) {
-                gcm_batch(s, wide, htab, cv, &x, 1, NULL, pv, pv, out, in, NULL, nr);
+                gcm_batch(s, wide, htab, cv, &x, 1, NULL, pv, pv, out, in, NULL, nr, c12);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
         } else
 #endif
         {
             if (!dec) {
-                gcm_batch(s, wide, htab, cv, &x, 0, NULL, NULL, NULL, out, in, NULL, nr);
+                gcm_batch(s, wide, htab, cv, &x, 0, NULL, NULL, NULL, out, in, NULL, nr, c12);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
 #ifdef G_GROUP
@@ -723,23 +795,24 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
             if (dec && nr == 10 && !f) {
                 GV acc[3];
                 for (; blocks >= 2 * GB; in += 32 * GB, out += 32 * GB, blocks -= 2 * GB) {
-                    gcm_batch_part(s, wide, htab, cv, &x, 1, in, NULL, NULL, out, in, NULL, acc, 1, 2, nr);
+                    gcm_batch_part(s, wide, htab, cv, &x, 1, in, NULL, NULL, out, in, NULL, acc, 1, 2, nr, c12);
                     gcm_batch_part(s, wide, htab, cv, &x, 1, in + 16 * GB, NULL, NULL, out + 16 * GB,
-                                   in + 16 * GB, NULL, acc, 0, 1, nr);
+                                   in + 16 * GB, NULL, acc, 0, 1, nr, c12);
                 }
             }
 #endif
             while (blocks >= (f && dec ? 2 * GB : GB)) {
-                gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, NULL, NULL, out, in, NULL, nr);
+                gcm_batch(s, wide, htab, cv, &x, 1, dec ? in : out - 16 * GB, NULL, NULL, out, in, NULL, nr, c12);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
             if (f && dec) {   /* the last batch, with the length block */
-                gcm_batch(s, wide, htab, cv, &x, 1, in, NULL, NULL, out, in, f, nr);
+                gcm_batch(s, wide, htab, cv, &x, 1, in, NULL, NULL, out, in, f, nr, c12);
                 in += 16 * GB; out += 16 * GB; blocks -= GB;
             }
         }
 #if HWC_GCM_W == 512
-        if (nr == 10) c = _mm_insert_epi32(c, _mm_cvtsi128_si32(G_LOW(cv[0])), 3);
+        if (c12) c = gcm_ctr12_next(cv, c);
+        else if (nr == 10) c = _mm_insert_epi32(c, _mm_cvtsi128_si32(G_LOW(cv[0])), 3);
         else
 #endif
         c = G_LOW(cv[0]);
@@ -773,20 +846,22 @@ HWC_X86_INLINE void gcm_run(const uint8_t *s, const int wide, const unsigned cha
 #define G_WHOLE_BLOCKS 256
 
 /* f (a constant): gcm_run's fold, for gcm_oneshot's calls of at most
-   G_WHOLE_BLOCKS blocks (no key table with it). */
+   G_WHOLE_BLOCKS blocks (no key table with it). ctr12 (a constant): the
+   12-byte IV's counter form (gcm_ctr12_init), ctrb[] then the counter block
+   of a message's first block. */
 HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctrb[16],
                           uint8_t xb[16], uint8_t *out, const uint8_t *in, size_t blocks,
-                          const int dec, const gh_fold *f, const unsigned nr) {
+                          const int dec, const gh_fold *f, const unsigned nr, const int ctr12) {
     const __m128i bsw = gcm_bswap_mask(), cm = gcm_ctr_mask();
     __m128i x = _mm_shuffle_epi8(hwc_x86_ld(xb), bsw);
     __m128i c = _mm_shuffle_epi8(hwc_x86_ld(ctrb), cm);
     if (HWC_GCM_W > 128 && !f && blocks >= G_TABLE_BLOCKS) {
         GV keys[15];   /* the round keys in every lane: wiped below */
         G_UNROLL for (unsigned r = 0; r <= nr; r++) keys[r] = G_BC(hwc_x86_ld(k->sched + 16 * r));
-        gcm_run((const uint8_t *)keys, 1, htab, &x, &c, out, in, blocks, dec, f, nr);
+        gcm_run((const uint8_t *)keys, 1, htab, &x, &c, out, in, blocks, dec, f, nr, ctr12);
         hwc_wipe_inline(keys, sizeof(GV) * (nr + 1));
     } else {
-        gcm_run(k->sched, 0, htab, &x, &c, out, in, blocks, dec, f, nr);
+        gcm_run(k->sched, 0, htab, &x, &c, out, in, blocks, dec, f, nr, ctr12);
     }
     hwc_x86_st(xb, _mm_shuffle_epi8(x, bsw));
     hwc_x86_st(ctrb, _mm_shuffle_epi8(c, cm));
@@ -800,14 +875,14 @@ HWC_X86_INLINE void gcm_n(const hwc_aes_key *k, const unsigned char *htab, uint8
 
 static void gcm_encrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
                                             uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
-#define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, 0, NULL, n)
+#define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, 0, NULL, n, 0)
     GCM_BY_ROUNDS(C);
 #undef C
 }
 
 static void gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16],
                                             uint8_t x[16], uint8_t *out, const uint8_t *in, size_t blocks) {
-#define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, 1, NULL, n)
+#define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, 1, NULL, n, 0)
     GCM_BY_ROUNDS(C);
 #undef C
 }
@@ -819,19 +894,32 @@ static void gcm_decrypt(const hwc_aes_key *k, const unsigned char *htab, uint8_t
    through the decryption loop (2-4% slower at 64 KiB). */
 HWC_X86_INLINE void gcm_whole_n(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
                                 uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t lens[16],
-                                const int dec) {
+                                const int dec, const int ctr12) {
     const gh_fold f = {lens, htab + 1024 + 16 * 31};
-#define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, dec, &f, n)
+    if (ctr12) {
+        gcm_n(k, htab, ctr, x, out, in, blocks, dec, &f, 10, 1);
+        return;
+    }
+#define C(n) gcm_n(k, htab, ctr, x, out, in, blocks, dec, &f, n, 0)
     GCM_BY_ROUNDS(C);
 #undef C
 }
-static void gcm_whole_enc(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
-                          uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t lens[16]) {
-    gcm_whole_n(k, htab, ctr, x, out, in, blocks, lens, 0);
-}
-static void gcm_whole_dec(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
-                          uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t lens[16]) {
-    gcm_whole_n(k, htab, ctr, x, out, in, blocks, lens, 1);
+/* One function per direction (above), and for AES-128 with a 12-byte IV
+   (ctr12: gcm_ctr12_init's counters) one more per direction. */
+#define G_WHOLE_FN(name, dec, ctr12)                                                                        \
+    static void name(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],     \
+                     uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t lens[16]) {            \
+        gcm_whole_n(k, htab, ctr, x, out, in, blocks, lens, dec, ctr12);                                   \
+    }
+G_WHOLE_FN(gcm_whole_enc, 0, 0)
+G_WHOLE_FN(gcm_whole_dec, 1, 0)
+G_WHOLE_FN(gcm_whole_enc12, 0, 1)
+G_WHOLE_FN(gcm_whole_dec12, 1, 1)
+#undef G_WHOLE_FN
+/* AES-128 encryption with a 12-byte IV, messages of any length (gcm_oneshot) */
+static void gcm_encrypt12(const hwc_aes_key *k, const unsigned char *htab, uint8_t ctr[16], uint8_t x[16],
+                          uint8_t *out, const uint8_t *in, size_t blocks) {
+    gcm_n(k, htab, ctr, x, out, in, blocks, 0, NULL, 10, 1);
 }
 #define G_WHOLE 1
 #else

@@ -378,15 +378,19 @@ static const uint8_t gcm_ctr12_offsets[GNV][64] __attribute__((aligned(64))) = {
 #undef G_C12V
 #undef G_C12
 
+/* cv[2] advanced by one batch and cv[1] its base block. */
+HWC_X86_INLINE void gcm_ctr12_step(GV *cv) {
+    cv[2] = G_ADD32(cv[2], G_BC(_mm_set_epi32(GB, 0, 0, 0)));
+    cv[1] = G_XOR(G_SHUF8(cv[2], G_BC(gcm_ctr_mask())), cv[3]);
+}
+
 /* cv from the lane counter c (its word 3 = 2 mod 32) and round key 0. */
 HWC_X86_INLINE void gcm_ctr12_init(const uint8_t *s, const int wide, const __m128i c, GV *cv) {
-    const GV cmv = G_BC(gcm_ctr_mask());
     const __m128i z = _mm_setzero_si128();
     cv[3] = G_XOR(G_BC(_mm_blend_epi32(_mm_shuffle_epi8(c, gcm_ctr_mask()), z, 8)), G_RK(s, 0));
     cv[2] = G_BC(_mm_blend_epi32(z, _mm_sub_epi32(c, _mm_set_epi32(2, 0, 0, 0)), 8));
-    cv[0] = G_XOR(G_SHUF8(cv[2], cmv), cv[3]);
-    cv[2] = G_ADD32(cv[2], G_BC(_mm_set_epi32(GB, 0, 0, 0)));
-    cv[1] = G_XOR(G_SHUF8(cv[2], cmv), cv[3]);
+    cv[0] = G_XOR(G_SHUF8(cv[2], G_BC(gcm_ctr_mask())), cv[3]);
+    gcm_ctr12_step(cv);
 }
 
 /* The lane counter of the next block. */
@@ -411,8 +415,7 @@ HWC_X86_INLINE void gcm_ctr_vectors(const uint8_t *s, const int wide, GV *cv, GV
         a[GNV - 1] = _mm512_mask_xor_epi32(G_XOR(cv[0], G_LD(t + 64 * (GNV - 1))), 0xff00, cv[1],
                                            G_LD(t + 64 * (GNV - 1)));
         cv[0] = cv[1];
-        cv[2] = G_ADD32(cv[2], G_BC(_mm_set_epi32(GB, 0, 0, 0)));
-        cv[1] = G_XOR(G_SHUF8(cv[2], cmv), cv[3]);
+        gcm_ctr12_step(cv);
         return;
     }
 #endif
